@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: Apache-2.0
+// The commands that read files: `epoxy schema` and `epoxy cat`.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "epoxy/common/result.h"
+
+namespace epoxy::cli {
+
+/// What `schema` and `cat` share: inputs, format and Glue format options.
+struct ReadArgs {
+  std::vector<std::string> paths;
+  std::string format;                // empty: detect per file
+  std::vector<std::string> options;  // "key=value"
+};
+
+struct SchemaArgs {
+  ReadArgs read;
+  bool catalog = false;  // print catalog types (choices widened) instead of DynamicFrame types
+};
+
+struct CatArgs {
+  ReadArgs read;
+  std::string output = "jsonl";  // jsonl | csv | table
+  int64_t limit = -1;
+};
+
+/// Both print their result to stdout and malformed records to stderr. They return the exit code:
+/// 0, or 1 when malformed records were skipped (after printing everything else); a failed Status
+/// for errors that stop the command.
+Result<int> RunSchema(const SchemaArgs& args);
+Result<int> RunCat(const CatArgs& args);
+
+/// The process exit code for a failed Status (2 invalid input, 3 not found, 4 bad data, ...).
+int ExitCodeFor(const Status& status);
+
+}  // namespace epoxy::cli

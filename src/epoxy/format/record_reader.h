@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: Apache-2.0
+// RecordReader: the interface every format reader implements, and choosing one for a set of files.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "epoxy/common/thread_pool.h"
+#include "epoxy/format/record_error.h"
+#include "epoxy/storage/file_system.h"
+#include "epoxy/vector/array.h"
+
+namespace epoxy {
+
+enum class FileFormat { kCsv, kJson };
+
+std::string_view FileFormatName(FileFormat format);
+Result<FileFormat> ParseFileFormat(std::string_view name);
+
+/// Glue's format_options, by name ("separator", "withHeader", "jsonPath", ...). Values are strings,
+/// as in a Glue script's dict.
+using FormatOptions = std::map<std::string, std::string>;
+
+/// What every reader shares.
+struct ReadOptions {
+  FormatOptions format_options;
+  /// Target bytes per parse task; each becomes about one batch.
+  int64_t block_size = 8 << 20;
+  ThreadPool* pool = nullptr;  // the default pool when null
+  MemoryPool* memory = nullptr;
+  /// Where malformed records go. Required.
+  ErrorSink* errors = nullptr;
+};
+
+/// Streams batches of records. Batches come in file order. Each batch carries its own schema (a
+/// DynamicFrame's schema is the merge of them). Not thread-safe.
+class RecordReader {
+ public:
+  virtual ~RecordReader() = default;
+  /// The next batch, or nullptr at the end.
+  virtual Result<BatchPtr> Next() = 0;
+};
+
+/// A reader over `files` in `format`.
+Result<std::unique_ptr<RecordReader>> MakeRecordReader(FileFormat format,
+                                                       std::vector<FileInfo> files,
+                                                       const ReadOptions& options);
+
+/// Guesses the format of a file from its name and first bytes (for `--format` left out).
+Result<FileFormat> DetectFileFormat(const FileInfo& file);
+
+/// Reads an option as a boolean ("true"/"false", any case). Absent gives `fallback`.
+Result<bool> BooleanOption(const FormatOptions& options, const std::string& key, bool fallback);
+/// Reads an option that must be one character (or "-1"/"" to disable, returned as -1).
+Result<int> CharOption(const FormatOptions& options, const std::string& key, int fallback);
+
+}  // namespace epoxy

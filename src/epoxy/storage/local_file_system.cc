@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: Apache-2.0
+// LocalFileSystem over POSIX calls.
+#include "epoxy/storage/local_file_system.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <random>
+#include <unordered_set>
+
+namespace epoxy {
+namespace {
+
+Status ErrnoStatus(std::string_view what, const std::string& path, int err) {
+  if (err == ENOENT) return Status::NotFound("{} '{}': no such file or folder", what, path);
+  return Status::IOError("{} '{}': {}", what, path, std::strerror(err));
+}
+
+FileInfo InfoFromStat(const std::string& path, const struct stat& st) {
+  FileInfo info;
+  info.path = path;
+  info.size = st.st_size;
+  info.mtime_ns = static_cast<int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
+  info.is_dir = S_ISDIR(st.st_mode);
+  // Size, mtime and inode change whenever the content is replaced or rewritten.
+  info.etag = fmt::format("{:x}-{:x}-{:x}", static_cast<uint64_t>(st.st_size),
+                          static_cast<uint64_t>(info.mtime_ns), static_cast<uint64_t>(st.st_ino));
+  return info;
+}
+
+/// An mmap of a whole file, unmapped when the last buffer viewing it goes away.
+struct Mapping {
+  void* addr = nullptr;
+  size_t length = 0;
+  ~Mapping() {
+    if (addr != nullptr && addr != MAP_FAILED) munmap(addr, length);
+  }
+};
+
+class LocalRandomAccessFile final : public RandomAccessFile {
+ public:
+  LocalRandomAccessFile(std::string path, std::shared_ptr<Mapping> mapping, int64_t size)
+      : path_(std::move(path)), mapping_(std::move(mapping)), size_(size) {}
+
+  const std::string& path() const override { return path_; }
+  int64_t size() const override { return size_; }
+
+  Result<BufferPtr> ReadAt(int64_t offset, int64_t length) const override {
+    if (offset < 0 || length < 0) {
+      return Status::InvalidInput("read of '{}' at offset {} length {}", path_, offset, length);
+    }
+    if (offset >= size_) return Buffer::Wrap(nullptr, 0, nullptr);
+    length = std::min(length, size_ - offset);
+    const uint8_t* base = static_cast<const uint8_t*>(mapping_->addr);
+    return Buffer::Wrap(base + offset, length, mapping_);
+  }
+
+ private:
+  std::string path_;
+  std::shared_ptr<Mapping> mapping_;
+  int64_t size_;
+};
+
+class LocalFileWriter final : public FileWriter {
+ public:
+  LocalFileWriter(std::string final_path, std::string temp_path, int fd)
+      : final_path_(std::move(final_path)), temp_path_(std::move(temp_path)), fd_(fd) {}
+  ~LocalFileWriter() override {
+    if (fd_ >= 0) {
+      ::close(fd_);
+      ::unlink(temp_path_.c_str());
+    }
+  }
+
+  Status Append(std::string_view bytes) override {
+    if (fd_ < 0) return Status::Internal("write to closed file '{}'", final_path_);
+    while (!bytes.empty()) {
+      ssize_t n = ::write(fd_, bytes.data(), bytes.size());
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        return ErrnoStatus("cannot write", temp_path_, errno);
+      }
+      bytes.remove_prefix(static_cast<size_t>(n));
+    }
+    return Status::OK();
+  }
+
+  Status Close() override {
+    if (fd_ < 0) return Status::Internal("file '{}' closed twice", final_path_);
+    int fd = fd_;
+    fd_ = -1;
+    if (::close(fd) != 0) {
+      ::unlink(temp_path_.c_str());
+      return ErrnoStatus("cannot close", temp_path_, errno);
+    }
+    if (::rename(temp_path_.c_str(), final_path_.c_str()) != 0) {
+      int err = errno;
+      ::unlink(temp_path_.c_str());
+      return ErrnoStatus("cannot publish", final_path_, err);
+    }
+    return Status::OK();
+  }
+
+ private:
+  std::string final_path_;
+  std::string temp_path_;
+  int fd_;
+};
+
+Status ListInto(const std::string& dir, bool recursive, std::vector<FileInfo>* out,
+                std::unordered_set<uint64_t>* visited_dirs) {
+  DIR* d = ::opendir(dir.c_str());
+  if (d == nullptr) return ErrnoStatus("cannot list", dir, errno);
+  std::vector<std::string> names;
+  while (struct dirent* entry = ::readdir(d)) {
+    std::string_view name(entry->d_name);
+    if (name == "." || name == "..") continue;
+    names.emplace_back(name);
+  }
+  ::closedir(d);
+  std::sort(names.begin(), names.end());
+  for (const auto& name : names) {
+    std::string path = dir.back() == '/' ? dir + name : dir + "/" + name;
+    struct stat st;
+    if (::stat(path.c_str(), &st) != 0) continue;  // vanished, or a dangling link
+    if (S_ISDIR(st.st_mode)) {
+      // Symlink loops: a folder is listed once, by device and inode.
+      uint64_t key = (static_cast<uint64_t>(st.st_dev) << 40) ^ static_cast<uint64_t>(st.st_ino);
+      if (recursive && visited_dirs->insert(key).second) {
+        EPOXY_RETURN_NOT_OK(ListInto(path, recursive, out, visited_dirs));
+      }
+    } else if (S_ISREG(st.st_mode)) {
+      out->push_back(InfoFromStat(path, st));
+    }
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
+std::string LocalPathOf(std::string_view uri) {
+  if (uri.starts_with("file://")) uri.remove_prefix(7);
+  return std::string(uri);
+}
+
+Result<FileInfo> LocalFileSystem::GetFileInfo(const std::string& uri) {
+  std::string path = LocalPathOf(uri);
+  struct stat st;
+  if (::stat(path.c_str(), &st) != 0) return ErrnoStatus("cannot open", path, errno);
+  return InfoFromStat(path, st);
+}
+
+Result<std::vector<FileInfo>> LocalFileSystem::ListFiles(const std::string& uri, bool recursive) {
+  std::string dir = LocalPathOf(uri);
+  std::vector<FileInfo> out;
+  std::unordered_set<uint64_t> visited;
+  struct stat st;
+  if (::stat(dir.c_str(), &st) == 0) {
+    visited.insert((static_cast<uint64_t>(st.st_dev) << 40) ^ static_cast<uint64_t>(st.st_ino));
+  }
+  EPOXY_RETURN_NOT_OK(ListInto(dir, recursive, &out, &visited));
+  std::sort(out.begin(), out.end(),
+            [](const FileInfo& a, const FileInfo& b) { return a.path < b.path; });
+  return out;
+}
+
+Result<std::unique_ptr<RandomAccessFile>> LocalFileSystem::OpenForRead(const std::string& uri) {
+  std::string path = LocalPathOf(uri);
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return ErrnoStatus("cannot open", path, errno);
+  struct stat st;
+  if (::fstat(fd, &st) != 0) {
+    int err = errno;
+    ::close(fd);
+    return ErrnoStatus("cannot stat", path, err);
+  }
+  if (S_ISDIR(st.st_mode)) {
+    ::close(fd);
+    return Status::InvalidInput("'{}' is a folder, not a file", path);
+  }
+  auto mapping = std::make_shared<Mapping>();
+  if (st.st_size > 0) {
+    mapping->length = static_cast<size_t>(st.st_size);
+    mapping->addr = ::mmap(nullptr, mapping->length, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (mapping->addr == MAP_FAILED) {
+      int err = errno;
+      ::close(fd);
+      return ErrnoStatus("cannot map", path, err);
+    }
+    ::madvise(mapping->addr, mapping->length, MADV_SEQUENTIAL);
+  }
+  ::close(fd);
+  return std::unique_ptr<RandomAccessFile>(
+      new LocalRandomAccessFile(path, std::move(mapping), st.st_size));
+}
+
+Result<std::unique_ptr<FileWriter>> LocalFileSystem::OpenForWrite(const std::string& uri) {
+  std::string path = LocalPathOf(uri);
+  std::filesystem::path p(path);
+  if (p.has_parent_path()) EPOXY_RETURN_NOT_OK(CreateDirs(p.parent_path().string()));
+  static std::atomic<uint64_t> counter{0};
+  std::string temp = fmt::format("{}/.{}.{}-{}.tmp", p.has_parent_path() ? p.parent_path().string() : ".",
+                                 p.filename().string(), ::getpid(), counter.fetch_add(1));
+  int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) return ErrnoStatus("cannot create", temp, errno);
+  return std::unique_ptr<FileWriter>(new LocalFileWriter(path, temp, fd));
+}
+
+Status LocalFileSystem::DeleteFile(const std::string& uri) {
+  std::string path = LocalPathOf(uri);
+  if (::unlink(path.c_str()) != 0) return ErrnoStatus("cannot delete", path, errno);
+  return Status::OK();
+}
+
+Status LocalFileSystem::DeleteDirRecursive(const std::string& uri) {
+  std::error_code ec;
+  std::filesystem::remove_all(LocalPathOf(uri), ec);
+  if (ec) return Status::IOError("cannot delete '{}': {}", LocalPathOf(uri), ec.message());
+  return Status::OK();
+}
+
+Status LocalFileSystem::CreateDirs(const std::string& uri) {
+  std::error_code ec;
+  std::filesystem::create_directories(LocalPathOf(uri), ec);
+  if (ec) return Status::IOError("cannot create folder '{}': {}", LocalPathOf(uri), ec.message());
+  return Status::OK();
+}
+
+Status LocalFileSystem::Rename(const std::string& from, const std::string& to) {
+  std::string src = LocalPathOf(from);
+  std::string dst = LocalPathOf(to);
+  if (::rename(src.c_str(), dst.c_str()) != 0) return ErrnoStatus("cannot rename", src, errno);
+  return Status::OK();
+}
+
+}  // namespace epoxy

@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: Apache-2.0
+// Shared test helpers.
+#include "epoxy/testing/test_util.h"
+
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <fstream>
+
+#include "epoxy/format/record_writer.h"
+
+namespace epoxy::testing {
+
+TempDir::TempDir() {
+  static std::atomic<int> counter{0};
+  auto base = std::filesystem::temp_directory_path();
+  path_ = (base / fmt::format("epoxy-test-{}-{}", ::getpid(), counter.fetch_add(1))).string();
+  std::filesystem::remove_all(path_);
+  std::filesystem::create_directories(path_);
+}
+
+TempDir::~TempDir() {
+  std::error_code ec;
+  std::filesystem::remove_all(path_, ec);
+}
+
+std::string TempDir::Write(const std::string& relative, std::string_view content) const {
+  std::filesystem::path full = std::filesystem::path(path_) / relative;
+  std::filesystem::create_directories(full.parent_path());
+  std::ofstream out(full, std::ios::binary);
+  out.write(content.data(), static_cast<std::streamsize>(content.size()));
+  return full.string();
+}
+
+std::string SharedDir() {
+  const char* env = std::getenv("EPOXY_SHARED_DIR");
+  if (env == nullptr) return "";
+  std::error_code ec;
+  if (!std::filesystem::is_directory(env, ec)) return "";
+  return std::filesystem::canonical(env, ec).string();
+}
+
+std::vector<std::string> ToJsonLines(const Batch& batch) {
+  std::vector<std::string> lines;
+  for (int64_t r = 0; r < batch.num_rows(); ++r) {
+    std::string line = "{";
+    for (int c = 0; c < batch.num_columns(); ++c) {
+      if (c > 0) line += ',';
+      AppendJsonString(batch.schema()->field(c).name, &line);
+      line += ':';
+      AppendJsonValue(*batch.column(c), r, &line);
+    }
+    line += '}';
+    lines.push_back(std::move(line));
+  }
+  return lines;
+}
+
+}  // namespace epoxy::testing
