@@ -84,7 +84,7 @@ Result<std::optional<Block>> BlockReader::NextDecompressed() {
       EPOXY_RETURN_NOT_OK(pending_.Reserve(want));
       EPOXY_ASSIGN_OR_RETURN(int64_t n,
                              decompressor_->Read(pending_.mutable_data() + pending_.size(), want));
-      EPOXY_RETURN_NOT_OK(pending_.Resize(pending_.size() + n));
+      pending_.UnsafeAdvance(n);
       if (n == 0) input_done_ = true;
       if (!input_done_ && pending_.size() < block_size_) continue;
     }

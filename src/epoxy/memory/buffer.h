@@ -84,6 +84,9 @@ class BufferBuilder {
     std::memcpy(data_ + size_, &value, sizeof(T));
     size_ += sizeof(T);
   }
+  /// Counts `n` bytes the caller wrote past size() into mutable_data().
+  /// REQUIRES: Reserve() made room for them.
+  void UnsafeAdvance(int64_t n) { size_ += n; }
   /// Appends `n` zero bytes.
   Status AppendZeros(int64_t n);
   /// Sets the size; new bytes are zero. Capacity grows as needed.

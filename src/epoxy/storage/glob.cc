@@ -205,7 +205,7 @@ Result<std::vector<FileInfo>> ExpandPaths(const std::vector<std::string>& inputs
       std::string prefix = root == "/" ? "/" : root + "/";
       for (auto& info : *listed) {
         std::string_view relative = std::string_view(info.path).substr(prefix.size());
-        if (glob.Matches(relative)) add(std::move(info));
+        if (glob.Matches(relative) && !IsHiddenRelative(relative)) add(std::move(info));
       }
       continue;
     }

@@ -26,8 +26,9 @@ class Glob {
 bool HasGlobChars(std::string_view text);
 
 /// Expands each input (a file, a folder read recursively, or a glob) into the files it names,
-/// sorted and without duplicates. Names starting with '.' or '_' are skipped inside folders (as
-/// Spark and Glue skip _SUCCESS and hidden files), except '_' folders holding a '=' partition.
+/// sorted and without duplicates. Names starting with '.' or '_' are skipped inside folders and
+/// globs (as Spark and Glue skip _SUCCESS and hidden files), except '_' names holding a '='
+/// partition; a file named directly is always read.
 Result<std::vector<FileInfo>> ExpandPaths(const std::vector<std::string>& inputs);
 
 }  // namespace epoxy

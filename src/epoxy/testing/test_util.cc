@@ -9,6 +9,8 @@
 #include <fstream>
 
 #include "epoxy/format/record_writer.h"
+#include "epoxy/storage/glob.h"
+#include "epoxy/types/type_merge.h"
 
 namespace epoxy::testing {
 
@@ -55,6 +57,49 @@ std::vector<std::string> ToJsonLines(const Batch& batch) {
     lines.push_back(std::move(line));
   }
   return lines;
+}
+
+ReadOutcome ReadPaths(FileFormat format, const std::vector<std::string>& paths,
+                      const FormatOptions& options, int64_t block_size) {
+  ReadOutcome out;
+  auto files = ExpandPaths(paths);
+  if (!files.ok()) {
+    out.status = files.status();
+    return out;
+  }
+  ErrorSink errors;
+  ReadOptions read;
+  read.format_options = options;
+  read.block_size = block_size;
+  read.errors = &errors;
+  auto reader = MakeRecordReader(format, *files, read);
+  if (!reader.ok()) {
+    out.status = reader.status();
+    return out;
+  }
+  while (true) {
+    auto batch = (*reader)->Next();
+    if (!batch.ok()) {
+      out.status = batch.status();
+      break;
+    }
+    if (*batch == nullptr) break;
+    ++out.num_batches;
+    out.schema = out.schema == nullptr
+                     ? (*batch)->schema()
+                     : MergeSchemas(*out.schema, *(*batch)->schema(), MergeMode::kDynamicFrame);
+    for (auto& line : ToJsonLines(**batch)) out.rows.push_back(std::move(line));
+  }
+  if (out.schema == nullptr) out.schema = Schema::Make({});
+  out.errors = errors.errors();
+  return out;
+}
+
+ReadOutcome ReadText(FileFormat format, std::string_view content, const FormatOptions& options,
+                     const std::string& name, int64_t block_size) {
+  TempDir dir;
+  std::string path = dir.Write(name, content);
+  return ReadPaths(format, {path}, options, block_size);
 }
 
 }  // namespace epoxy::testing

@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include "epoxy/common/result.h"
+#include "epoxy/format/record_reader.h"
 #include "epoxy/vector/array.h"
 
 #define EPOXY_TEST_CONCAT_INNER(a, b) a##b
@@ -57,6 +58,22 @@ std::string SharedDir();
 
 /// Each row of `batch` as one JSON line (the `epoxy cat --output jsonl` form).
 std::vector<std::string> ToJsonLines(const Batch& batch);
+
+/// Everything a read produced.
+struct ReadOutcome {
+  Status status;
+  std::vector<std::string> rows;    // JSON lines, in order
+  SchemaPtr schema;                 // merged DynamicFrame schema of all batches
+  std::vector<RecordError> errors;  // malformed records
+  int64_t num_batches = 0;
+};
+
+/// Reads `paths` (files, folders or globs) with a RecordReader.
+ReadOutcome ReadPaths(FileFormat format, const std::vector<std::string>& paths,
+                      const FormatOptions& options = {}, int64_t block_size = 8 << 20);
+/// Writes `content` to a temporary file with `name` and reads it.
+ReadOutcome ReadText(FileFormat format, std::string_view content, const FormatOptions& options = {},
+                     const std::string& name = "input", int64_t block_size = 8 << 20);
 
 }  // namespace epoxy::testing
 

@@ -7,14 +7,14 @@ namespace epoxy {
 Result<CsvOptions> CsvOptions::FromFormatOptions(const FormatOptions& options) {
   static const char* kKnown[] = {"separator", "quoteChar", "escaper", "withHeader", "multiLine",
                                  "skipFirst", "sampleRows", "writeHeader", "optimizePerformance",
-                                 "strictCheckForQuoting"};
+                                 "strictCheckForQuoting", "inferSchema"};
   for (const auto& [key, value] : options) {
     bool known = false;
     for (const char* k : kKnown) known = known || key == k;
     if (!known) {
       return Status::InvalidInput(
           "unknown csv option '{}' (known: separator, quoteChar, escaper, withHeader, multiLine, "
-          "skipFirst, sampleRows)",
+          "skipFirst, sampleRows, inferSchema)",
           key);
     }
   }
@@ -36,6 +36,7 @@ Result<CsvOptions> CsvOptions::FromFormatOptions(const FormatOptions& options) {
   EPOXY_ASSIGN_OR_RETURN(bool multi_line, BooleanOption(options, "multiLine", false));
   (void)multi_line;
   EPOXY_ASSIGN_OR_RETURN(out.skip_first, BooleanOption(options, "skipFirst", false));
+  EPOXY_ASSIGN_OR_RETURN(out.infer_types, BooleanOption(options, "inferSchema", true));
   if (auto it = options.find("sampleRows"); it != options.end()) {
     char* end = nullptr;
     long long n = std::strtoll(it->second.c_str(), &end, 10);

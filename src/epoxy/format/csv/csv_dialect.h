@@ -15,7 +15,8 @@ struct CsvDialect {
   int escape = -1;
 };
 
-/// Glue's csv format_options: separator, quoteChar, escaper, withHeader, multiLine, skipFirst.
+/// Glue's csv format_options: separator, quoteChar, escaper, withHeader, multiLine, skipFirst; and
+/// Spark's inferSchema.
 struct CsvOptions {
   std::optional<char> separator;      // sniffed per file when absent
   int quote = '"';                    // quoteChar; "-1" disables quoting
@@ -23,6 +24,7 @@ struct CsvOptions {
   std::optional<bool> with_header;    // detected per file when absent (Glue's classifier rule)
   bool skip_first = false;            // skip the file's first line, then read the header if any
   int64_t sample_rows = 1000;         // rows used to infer column types
+  bool infer_types = true;            // inferSchema=false reads every column as string
 
   static Result<CsvOptions> FromFormatOptions(const FormatOptions& options);
 };

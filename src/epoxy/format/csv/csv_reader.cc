@@ -256,7 +256,7 @@ class CsvFormat final : public BlockFormat {
         if (IsNull(sample, f)) continue;
         guess.Observe(CsvFieldText(body, sample, f, ctx->dialect, &scratch));
       }
-      fields.push_back({names[c], guess.Type()});
+      fields.push_back({names[c], options_.infer_types ? guess.Type() : DataType::String()});
     }
     ctx->schema = Schema::Make(std::move(fields));
     (void)path;

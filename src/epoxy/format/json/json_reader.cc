@@ -267,8 +267,9 @@ class JsonFormat final : public BlockFormat {
       errors->push_back({path, block.first_line, block.byte_offset, Reason(error)});
       return Status::OK();
     }
-    simdjson::dom::parser stream_parser(size + simdjson::SIMDJSON_PADDING);
+    simdjson::dom::parser stream_parser;  // default maximum capacity (4 GiB)
     simdjson::dom::document_stream stream;
+    // One batch for the whole block: documents are then never cut at a batch edge.
     size_t batch = std::max<size_t>(size, 1 << 16);
     if (auto e = stream_parser.parse_many(data, size, batch).get(stream)) {
       errors->push_back({path, block.first_line, block.byte_offset, Reason(e)});
