@@ -39,11 +39,9 @@ Result<std::unique_ptr<BlockReader>> BlockReader::Open(const FileInfo& info, int
 Block BlockReader::MakeBlock(BufferPtr data) {
   Block block;
   block.byte_offset = next_offset_;
-  block.first_line = next_line_;
   block.first_in_file = first_;
   first_ = false;
   next_offset_ += data->size();
-  next_line_ += std::count(data->data(), data->data() + data->size(), '\n');
   block.data = std::move(data);
   return block;
 }

@@ -13,11 +13,12 @@
 
 namespace epoxy {
 
-/// Bytes of whole records from one file.
+/// Bytes of whole records from one file. Line numbers inside a block are counted from 1 by the
+/// parse task; the reader adds the lines of the blocks before it (counting them here, on the one
+/// reading thread, would serialise a full pass over the data).
 struct Block {
   BufferPtr data;
   int64_t byte_offset = 0;  // offset of data[0] in the (decompressed) file
-  int64_t first_line = 1;   // 1-based line number of data[0]
   bool first_in_file = false;
 };
 
@@ -59,7 +60,6 @@ class BlockReader {
   bool input_done_ = false;
   // Shared bookkeeping.
   int64_t next_offset_ = 0;
-  int64_t next_line_ = 1;
   bool first_ = true;
 };
 

@@ -15,6 +15,9 @@ struct ParallelBlockReader::Slot {
   std::mutex mu;
   std::condition_variable cv;
   bool done = false;                     // guarded by mu
+  bool first_in_file = false;            // set before the task runs
+  std::string path;                      // set before the task runs
+  int64_t num_newlines = 0;              // guarded by mu
   Status status;                         // guarded by mu
   BatchPtr batch;                        // guarded by mu
   std::vector<RecordError> errors;       // guarded by mu
@@ -107,12 +110,15 @@ Status ParallelBlockReader::FillWindow() {
       break;
     }
     auto slot = std::make_shared<Slot>();
+    slot->first_in_file = block->first_in_file;
+    slot->path = current_ ? current_->path() : std::string();
     slots_.push_back(slot);
-    pool_->Submit([slot, block = std::move(*block), context = context_,
-                   path = current_ ? current_->path() : std::string(), format = format_.get()] {
+    pool_->Submit([slot, block = std::move(*block), context = context_, format = format_.get()] {
       std::vector<RecordError> errors;
-      auto batch = format->ParseBlock(path, block, *context, &errors);
+      int64_t newlines = 0;
+      auto batch = format->ParseBlock(slot->path, block, *context, &errors, &newlines);
       std::lock_guard lock(slot->mu);
+      slot->num_newlines = newlines;
       if (batch.ok()) {
         slot->batch = *batch;
       } else {
@@ -134,6 +140,14 @@ Result<BatchPtr> ParallelBlockReader::Next() {
     slots_.pop_front();
     WaitFor(*slot);
     std::lock_guard lock(slot->mu);
+    if (slot->first_in_file || slot->path != delivered_path_) {
+      delivered_path_ = slot->path;
+      delivered_lines_ = 0;
+    }
+    for (auto& e : slot->errors) {
+      if (e.line > 0) e.line += delivered_lines_;
+    }
+    delivered_lines_ += slot->num_newlines;
     options_.errors->AddAll(std::move(slot->errors));
     EPOXY_RETURN_NOT_OK(slot->status);
     // Empty batches with columns still carry a schema (a CSV file of only a header).

@@ -31,10 +31,12 @@ class BlockFormat {
   virtual Result<std::shared_ptr<const FileContext>> StartFile(const std::string& path,
                                                                const Block* first) = 0;
   /// Parses whole records into a batch (nullptr or an empty batch when there are none); malformed
-  /// records go to `errors`.
+  /// records go to `errors` with line numbers counted from 1 at the block's first byte.
+  /// `*num_newlines` receives the block's count of '\n' bytes, so the reader can number the
+  /// lines of the blocks after it.
   virtual Result<BatchPtr> ParseBlock(const std::string& path, const Block& block,
-                                      const FileContext& context,
-                                      std::vector<RecordError>* errors) const = 0;
+                                      const FileContext& context, std::vector<RecordError>* errors,
+                                      int64_t* num_newlines) const = 0;
 };
 
 class ParallelBlockReader final : public RecordReader {
@@ -63,6 +65,9 @@ class ParallelBlockReader final : public RecordReader {
   std::shared_ptr<const FileContext> context_;
   std::deque<std::shared_ptr<Slot>> slots_;
   bool input_done_ = false;
+  // Line numbering at delivery: lines of the current file's blocks handed out so far.
+  std::string delivered_path_;
+  int64_t delivered_lines_ = 0;
 };
 
 }  // namespace epoxy

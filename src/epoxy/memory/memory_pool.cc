@@ -2,6 +2,7 @@
 // MemoryPool: accounting on top of aligned malloc.
 #include "epoxy/memory/memory_pool.h"
 
+#include <malloc.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -36,7 +37,14 @@ MemoryPool::MemoryPool(std::string name, int64_t limit_bytes, MemoryPool* parent
     : name_(std::move(name)), limit_(limit_bytes), parent_(parent) {}
 
 MemoryPool& MemoryPool::Default() {
-  static MemoryPool pool("process", DefaultProcessLimit());
+  static MemoryPool pool = [] {
+    // Column buffers of a few MB are allocated and freed for every batch. Above glibc's default
+    // threshold each would be a fresh mmap whose pages fault in zeroed; keep them on the heap to
+    // reuse them instead.
+    mallopt(M_MMAP_THRESHOLD, 64 << 20);
+    mallopt(M_TRIM_THRESHOLD, 256 << 20);
+    return MemoryPool("process", DefaultProcessLimit());
+  }();
   return pool;
 }
 

@@ -127,6 +127,8 @@ class StringBuilder final : public ArrayBuilder {
   }
   Status AppendNull() override;
   Status ReserveData(int64_t bytes) { return data_.Reserve(bytes); }
+  /// Room for `rows` more offsets.
+  Status Reserve(int64_t rows) { return offsets_.Reserve(rows * 4); }
   int64_t data_size() const { return data_.size(); }
   Result<ArrayPtr> Finish() override;
 

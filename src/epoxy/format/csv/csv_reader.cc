@@ -101,6 +101,9 @@ class ColumnBuilder {
   Result<ArrayPtr> BuildTyped(const TypePtr& type, Fn append) {
     MemoryPool* pool = &MemoryPool::Default();
     B builder = MakeTyped<B>(type, pool);
+    if constexpr (!std::is_same_v<B, BooleanBuilder>) {
+      EPOXY_RETURN_NOT_OK(builder.Reserve(static_cast<int64_t>(rows_.size())));
+    }
     for (size_t i = 0; i < rows_.size(); ++i) {
       int64_t f = FieldOf(i);
       if (f < 0 || IsNull(tokens_, static_cast<uint32_t>(f))) {
@@ -160,6 +163,7 @@ class ColumnBuilder {
       if (f >= 0) bytes += tokens_.field_end[f] - tokens_.field_begin[f];
     }
     EPOXY_RETURN_NOT_OK(builder.ReserveData(bytes));
+    EPOXY_RETURN_NOT_OK(builder.Reserve(static_cast<int64_t>(rows_.size())));
     for (size_t i = 0; i < rows_.size(); ++i) {
       int64_t f = FieldOf(i);
       if (f < 0 || IsNull(tokens_, static_cast<uint32_t>(f))) {
@@ -266,10 +270,12 @@ class CsvFormat final : public BlockFormat {
   }
 
   Result<BatchPtr> ParseBlock(const std::string& path, const Block& block, const FileContext& base,
-                              std::vector<RecordError>* errors) const override {
+                              std::vector<RecordError>* errors,
+                              int64_t* num_newlines) const override {
     const auto& ctx = static_cast<const CsvFileContext&>(base);
     std::string_view data = block.data->view();
-    int64_t line = block.first_line;
+    *num_newlines = std::count(data.begin(), data.end(), '\n');
+    int64_t line = 1;
     int64_t offset = block.byte_offset;
     if (block.first_in_file) {
       data.remove_prefix(static_cast<size_t>(std::min<int64_t>(ctx.skip_bytes, data.size())));

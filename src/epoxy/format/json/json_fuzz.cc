@@ -22,7 +22,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     auto context = (*format)->StartFile("fuzz.json", &block);
     if (!context.ok()) continue;
     std::vector<RecordError> errors;
-    auto batch = (*format)->ParseBlock("fuzz.json", block, **context, &errors);
+    int64_t newlines = 0;
+    auto batch = (*format)->ParseBlock("fuzz.json", block, **context, &errors, &newlines);
     (void)batch;
   }
   return 0;

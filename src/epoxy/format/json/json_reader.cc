@@ -206,7 +206,8 @@ class JsonFormat final : public BlockFormat {
   }
 
   Result<BatchPtr> ParseBlock(const std::string& path, const Block& block,
-                              const FileContext& base, std::vector<RecordError>* errors) const override {
+                              const FileContext& base, std::vector<RecordError>* errors,
+                              int64_t* num_newlines) const override {
     const auto& ctx = static_cast<const JsonFileContext&>(base);
     AdaptiveStruct records(&MemoryPool::Default());
     std::string_view data = block.data->view();
@@ -214,9 +215,11 @@ class JsonFormat final : public BlockFormat {
     ThreadScratch& scratch = Scratch();
     const char* padded = scratch.Pad(data);
     if (ctx.whole) {
+      *num_newlines = std::count(data.begin(), data.end(), '\n');
       EPOXY_RETURN_NOT_OK(ParseDocuments(path, block, padded, data.size(), &records, errors, scratch));
     } else {
-      EPOXY_RETURN_NOT_OK(ParseLines(path, block, padded, data.size(), &records, errors, scratch));
+      EPOXY_RETURN_NOT_OK(ParseLines(path, block, padded, data.size(), &records, errors, scratch,
+                                     num_newlines));
     }
     return records.FinishBatch();
   }
@@ -232,8 +235,8 @@ class JsonFormat final : public BlockFormat {
 
   Status ParseLines(const std::string& path, const Block& block, const char* data, size_t size,
                     AdaptiveStruct* records, std::vector<RecordError>* errors,
-                    ThreadScratch& scratch) const {
-    int64_t line_number = block.first_line;
+                    ThreadScratch& scratch, int64_t* num_newlines) const {
+    int64_t line_number = 1;
     size_t pos = 0;
     while (pos < size) {
       const void* nl = std::memchr(data + pos, '\n', size - pos);
@@ -249,6 +252,7 @@ class JsonFormat final : public BlockFormat {
           EPOXY_RETURN_NOT_OK(AppendSelected(records, doc));
         }
       }
+      if (nl != nullptr) ++*num_newlines;
       ++line_number;
       pos = end + 1;
     }
@@ -264,7 +268,7 @@ class JsonFormat final : public BlockFormat {
     auto error = scratch.parser.parse(data, size, false).get(doc);
     if (!error) return AppendSelected(records, doc);
     if (error != simdjson::TAPE_ERROR) {
-      errors->push_back({path, block.first_line, block.byte_offset, Reason(error)});
+      errors->push_back({path, 1, block.byte_offset, Reason(error)});
       return Status::OK();
     }
     simdjson::dom::parser stream_parser;  // default maximum capacity (4 GiB)
@@ -272,14 +276,14 @@ class JsonFormat final : public BlockFormat {
     // One batch for the whole block: documents are then never cut at a batch edge.
     size_t batch = std::max<size_t>(size, 1 << 16);
     if (auto e = stream_parser.parse_many(data, size, batch).get(stream)) {
-      errors->push_back({path, block.first_line, block.byte_offset, Reason(e)});
+      errors->push_back({path, 1, block.byte_offset, Reason(e)});
       return Status::OK();
     }
     for (auto it = stream.begin(); it != stream.end(); ++it) {
       simdjson::dom::element value;
       if (auto e = (*it).get(value)) {
         size_t at = it.current_index();
-        int64_t line = block.first_line + std::count(data, data + std::min(at, size), '\n');
+        int64_t line = 1 + std::count(data, data + std::min(at, size), '\n');
         errors->push_back({path, line, block.byte_offset + static_cast<int64_t>(at), Reason(e)});
         return Status::OK();  // the stream cannot resynchronise after an error
       }
