@@ -6,6 +6,9 @@
 #include <cstring>
 
 namespace epoxy {
+namespace {
+constexpr int64_t kDecompressedPadding = 64;
+}  // namespace
 
 int64_t LastNewlineBoundary(std::string_view data) {
   const void* p = memrchr(data.data(), '\n', data.size());
@@ -64,13 +67,17 @@ Result<std::optional<Block>> BlockReader::NextMapped() {
     if (cut > 0) {
       BufferPtr block = Buffer::Slice(whole_, position_, cut);
       position_ += cut;
-      return std::optional<Block>(MakeBlock(std::move(block)));
+      Block b = MakeBlock(std::move(block));
+      b.padding = size - position_ + file_->padding();
+      return std::optional<Block>(std::move(b));
     }
     window *= 2;  // one record longer than the window: look further
   }
   BufferPtr block = Buffer::Slice(whole_, position_, size - position_);
   position_ = size;
-  return std::optional<Block>(MakeBlock(std::move(block)));
+  Block b = MakeBlock(std::move(block));
+  b.padding = file_->padding();
+  return std::optional<Block>(std::move(b));
 }
 
 Result<std::optional<Block>> BlockReader::NextDecompressed() {
@@ -98,11 +105,14 @@ Result<std::optional<Block>> BlockReader::NextDecompressed() {
       }
     }
     int64_t total = pending_.size();
+    EPOXY_RETURN_NOT_OK(pending_.Reserve(kDecompressedPadding));  // readable tail for parsers
     EPOXY_ASSIGN_OR_RETURN(BufferPtr all, pending_.Finish());
     if (cut < total) {
       EPOXY_RETURN_NOT_OK(pending_.Append(all->data() + cut, total - cut));
     }
-    return std::optional<Block>(MakeBlock(Buffer::Slice(all, 0, cut)));
+    Block b = MakeBlock(Buffer::Slice(all, 0, cut));
+    b.padding = total - cut + kDecompressedPadding;
+    return std::optional<Block>(std::move(b));
   }
 }
 

@@ -20,6 +20,7 @@ struct Block {
   BufferPtr data;
   int64_t byte_offset = 0;  // offset of data[0] in the (decompressed) file
   bool first_in_file = false;
+  int64_t padding = 0;      // bytes readable (not part of the block) after data's end
 };
 
 /// Returns the length of the longest prefix of `data` that ends right after a record, or 0 when

@@ -31,6 +31,10 @@ class RandomAccessFile {
   /// Up to `length` bytes from `offset` (fewer at the end). The buffer may view shared memory
   /// (an mmap) and stays valid as long as it is held.
   virtual Result<BufferPtr> ReadAt(int64_t offset, int64_t length) const = 0;
+  /// Bytes that may be read (not used) past the end of any buffer ReadAt returns, so that parsers
+  /// which read ahead in wide loads (simdjson) need no padded copy. 0 unless an implementation
+  /// promises more.
+  virtual int64_t padding() const { return 0; }
 };
 
 /// Writes one object; nothing is visible under the final path until Close() succeeds, and an

@@ -36,14 +36,32 @@ FileInfo InfoFromStat(const std::string& path, const struct stat& st) {
   return info;
 }
 
-/// An mmap of a whole file, unmapped when the last buffer viewing it goes away.
+/// Readable zero bytes promised after every mapped file (see RandomAccessFile::padding).
+constexpr int64_t kMappedPadding = 64;
+
+/// An mmap of a whole file followed by at least one zero page, unmapped when the last buffer
+/// viewing it goes away.
 struct Mapping {
   void* addr = nullptr;
-  size_t length = 0;
+  size_t length = 0;  // the whole reservation, tail page included
   ~Mapping() {
     if (addr != nullptr && addr != MAP_FAILED) munmap(addr, length);
   }
 };
+
+/// Maps `size` bytes of `fd` into a reservation one page longer, so reads just past the end of
+/// the file see zeros instead of faulting.
+Status MapWithTail(int fd, size_t size, const std::string& path, Mapping* mapping) {
+  size_t page = static_cast<size_t>(sysconf(_SC_PAGE_SIZE));
+  size_t file_pages = (size + page - 1) / page * page;
+  mapping->length = file_pages + page;
+  mapping->addr = ::mmap(nullptr, mapping->length, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (mapping->addr == MAP_FAILED) return ErrnoStatus("cannot map", path, errno);
+  void* file = ::mmap(mapping->addr, size, PROT_READ, MAP_PRIVATE | MAP_FIXED, fd, 0);
+  if (file == MAP_FAILED) return ErrnoStatus("cannot map", path, errno);
+  ::madvise(mapping->addr, size, MADV_SEQUENTIAL);
+  return Status::OK();
+}
 
 class LocalRandomAccessFile final : public RandomAccessFile {
  public:
@@ -52,6 +70,7 @@ class LocalRandomAccessFile final : public RandomAccessFile {
 
   const std::string& path() const override { return path_; }
   int64_t size() const override { return size_; }
+  int64_t padding() const override { return kMappedPadding; }
 
   Result<BufferPtr> ReadAt(int64_t offset, int64_t length) const override {
     if (offset < 0 || length < 0) {
@@ -188,14 +207,11 @@ Result<std::unique_ptr<RandomAccessFile>> LocalFileSystem::OpenForRead(const std
   }
   auto mapping = std::make_shared<Mapping>();
   if (st.st_size > 0) {
-    mapping->length = static_cast<size_t>(st.st_size);
-    mapping->addr = ::mmap(nullptr, mapping->length, PROT_READ, MAP_PRIVATE, fd, 0);
-    if (mapping->addr == MAP_FAILED) {
-      int err = errno;
+    Status mapped = MapWithTail(fd, static_cast<size_t>(st.st_size), path, mapping.get());
+    if (!mapped.ok()) {
       ::close(fd);
-      return ErrnoStatus("cannot map", path, err);
+      return mapped;
     }
-    ::madvise(mapping->addr, mapping->length, MADV_SEQUENTIAL);
   }
   ::close(fd);
   return std::unique_ptr<RandomAccessFile>(

@@ -15,6 +15,15 @@ Status ValidityBuilder::Materialize() {
   return Status::OK();
 }
 
+Status ValidityBuilder::AppendSlow(bool valid) {
+  if (!valid && !materialized_) EPOXY_RETURN_NOT_OK(Materialize());
+  if ((length_ & 7) == 0) EPOXY_RETURN_NOT_OK(bits_.AppendZeros(1));
+  if (valid) bit_util::SetBit(bits_.mutable_data(), length_);
+  if (!valid) ++null_count_;
+  ++length_;
+  return Status::OK();
+}
+
 Status ValidityBuilder::AppendValid(int64_t n) {
   if (!materialized_) {
     length_ += n;

@@ -18,14 +18,11 @@ class ValidityBuilder {
   explicit ValidityBuilder(MemoryPool* pool) : bits_(pool) {}
 
   Status Append(bool valid) {
-    if (!valid && !materialized_) EPOXY_RETURN_NOT_OK(Materialize());
-    if (materialized_) {
-      if ((length_ & 7) == 0) EPOXY_RETURN_NOT_OK(bits_.AppendZeros(1));
-      if (valid) bit_util::SetBit(bits_.mutable_data(), length_);
+    if (valid && !materialized_) {  // the common case: no null so far
+      ++length_;
+      return Status::OK();
     }
-    if (!valid) ++null_count_;
-    ++length_;
-    return Status::OK();
+    return AppendSlow(valid);
   }
   Status AppendValid(int64_t n);
   Status AppendNulls(int64_t n);
@@ -35,6 +32,7 @@ class ValidityBuilder {
   Result<BufferPtr> Finish();
 
  private:
+  Status AppendSlow(bool valid);
   Status Materialize();
 
   BufferBuilder bits_;

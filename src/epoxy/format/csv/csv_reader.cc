@@ -39,9 +39,15 @@ bool ParseInt32Text(std::string_view text, int32_t* out) {
 /// Builds one column of a block.
 class ColumnBuilder {
  public:
+  /// `text_bytes` bounds the bytes of this column's fields (for reserving string storage).
   ColumnBuilder(std::string_view data, const CsvTokens& tokens, const CsvDialect& dialect,
-                const std::vector<uint32_t>& rows, int column)
-      : data_(data), tokens_(tokens), dialect_(dialect), rows_(rows), column_(column) {}
+                const std::vector<uint32_t>& rows, int column, int64_t text_bytes)
+      : data_(data),
+        tokens_(tokens),
+        dialect_(dialect),
+        rows_(rows),
+        column_(column),
+        text_bytes_(text_bytes) {}
 
   /// The field index of row i in this column, or -1 when the record is short.
   int64_t FieldOf(size_t i) const {
@@ -157,12 +163,7 @@ class ColumnBuilder {
 
   Result<ArrayPtr> BuildStrings() {
     StringBuilder builder(DataType::String(), &MemoryPool::Default());
-    int64_t bytes = 0;
-    for (size_t i = 0; i < rows_.size(); ++i) {
-      int64_t f = FieldOf(i);
-      if (f >= 0) bytes += tokens_.field_end[f] - tokens_.field_begin[f];
-    }
-    EPOXY_RETURN_NOT_OK(builder.ReserveData(bytes));
+    EPOXY_RETURN_NOT_OK(builder.ReserveData(text_bytes_));
     EPOXY_RETURN_NOT_OK(builder.Reserve(static_cast<int64_t>(rows_.size())));
     for (size_t i = 0; i < rows_.size(); ++i) {
       int64_t f = FieldOf(i);
@@ -180,6 +181,7 @@ class ColumnBuilder {
   const CsvDialect& dialect_;
   const std::vector<uint32_t>& rows_;
   int column_;
+  int64_t text_bytes_;
   std::string scratch_;
 };
 
@@ -323,11 +325,20 @@ class CsvFormat final : public BlockFormat {
     }
     if (num_columns == 0) return BatchPtr();
 
+    // Bytes per column in one pass over the field arrays (unescaping only shortens a field).
+    std::vector<int64_t> text_bytes(static_cast<size_t>(num_columns), 0);
+    for (uint32_t r : rows) {
+      uint32_t first = tokens.record_first_field[r];
+      uint32_t n = std::min<uint32_t>(tokens.num_fields(r), static_cast<uint32_t>(num_columns));
+      for (uint32_t c = 0; c < n; ++c) {
+        text_bytes[c] += tokens.field_end[first + c] - tokens.field_begin[first + c];
+      }
+    }
     std::vector<ArrayPtr> columns;
     std::vector<Field> fields;
     bool drifted = false;
     for (int c = 0; c < num_columns; ++c) {
-      ColumnBuilder builder(data, tokens, ctx.dialect, rows, c);
+      ColumnBuilder builder(data, tokens, ctx.dialect, rows, c, text_bytes[c]);
       EPOXY_ASSIGN_OR_RETURN(ArrayPtr column, builder.Build(ctx.schema->field(c).type));
       drifted = drifted || column->type_id() == TypeId::kChoice;
       fields.push_back({ctx.schema->field(c).name, column->type()});

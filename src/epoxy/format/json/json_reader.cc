@@ -213,7 +213,11 @@ class JsonFormat final : public BlockFormat {
     std::string_view data = block.data->view();
     if (block.first_in_file && data.substr(0, 3) == "\xEF\xBB\xBF") data.remove_prefix(3);
     ThreadScratch& scratch = Scratch();
-    const char* padded = scratch.Pad(data);
+    // simdjson reads up to SIMDJSON_PADDING bytes past its input; copy only when the block does not
+    // already have that much readable memory after it.
+    const char* padded = static_cast<size_t>(block.padding) >= simdjson::SIMDJSON_PADDING
+                             ? data.data()
+                             : scratch.Pad(data);
     if (ctx.whole) {
       *num_newlines = std::count(data.begin(), data.end(), '\n');
       EPOXY_RETURN_NOT_OK(ParseDocuments(path, block, padded, data.size(), &records, errors, scratch));
