@@ -21,7 +21,7 @@ demo: build
 	EPOXY=$(BUILD)/epoxy tools/demo.sh
 
 test: bootstrap
-	cmake -S . -B $(TEST_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo $(CMAKE_FLAGS)
+	cmake -S . -B $(TEST_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DEPOXY_BUILD_TESTS=ON $(CMAKE_FLAGS)
 	cmake --build $(TEST_BUILD) -j $(JOBS)
 	cmake -S . -B build/fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 	  -DCMAKE_CXX_COMPILER=clang++-16 -DEPOXY_BUILD_FUZZERS=ON
@@ -30,7 +30,7 @@ test: bootstrap
 	tools/run_fuzzers.sh build/fuzz 10
 
 test-asan: bootstrap
-	cmake -S . -B build/asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DEPOXY_SANITIZE=ON
+	cmake -S . -B build/asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DEPOXY_SANITIZE=ON -DEPOXY_BUILD_TESTS=ON
 	cmake --build build/asan -j $(JOBS)
 	cd build/asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	  ctest --output-on-failure -j $(JOBS)
