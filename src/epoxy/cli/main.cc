@@ -27,7 +27,7 @@ void AddRuntimeOptions(CLI::App* app, RuntimeOptions* runtime) {
 
 void AddReadOptions(CLI::App* cmd, epoxy::cli::ReadArgs* read) {
   cmd->add_option("paths", read->paths, "files, folders (read recursively) or globs")->required();
-  cmd->add_option("--format", read->format, "csv or json (default: detected per file)");
+  cmd->add_option("--format", read->format, "csv, json or parquet (default: detected per file)");
   cmd->add_option("--option", read->options,
                   "a Glue format option as key=value (separator, quoteChar, escaper, withHeader, "
                   "skipFirst, multiLine, jsonPath); repeatable");
@@ -61,6 +61,27 @@ int main(int argc, char** argv) {
   cat->add_option("--limit", cat_args.limit, "print at most N records")->check(CLI::NonNegativeNumber);
   AddRuntimeOptions(cat, &runtime);
 
+  epoxy::cli::ConvertArgs convert_args;
+  std::vector<std::string> convert_paths;
+  CLI::App* convert = app.add_subcommand("convert", "convert files to Parquet, CSV or JSON Lines");
+  convert->add_option("paths", convert_paths, "INPUT... OUTPUT (OUTPUT is a folder when it ends in / or exists as one)")
+      ->required()->expected(2, -1);
+  convert->add_option("--format", convert_args.read.format, "input format: csv, json or parquet (default: detected)");
+  convert->add_option("--option", convert_args.read.options, "a Glue format option of the input as key=value; repeatable");
+  convert->add_option("--to", convert_args.to, "parquet (default), csv or json");
+  convert->add_option("--compression", convert_args.compression,
+                      "Parquet codec: snappy (default), zstd, gzip, lz4_raw, brotli or none");
+  convert->add_option("--row-group-bytes", convert_args.row_group_bytes,
+                      "target uncompressed bytes per Parquet row group (default 128 MiB)");
+  AddRuntimeOptions(convert, &runtime);
+
+  std::string meta_path;
+  bool meta_json = false;
+  CLI::App* meta = app.add_subcommand("parquet-meta", "print a Parquet file's metadata");
+  meta->add_option("file", meta_path, "a Parquet file")->required();
+  meta->add_flag("--json", meta_json, "print JSON instead of text");
+  AddRuntimeOptions(meta, &runtime);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -80,6 +101,13 @@ int main(int argc, char** argv) {
     result = epoxy::cli::RunSchema(schema_args);
   } else if (*cat) {
     result = epoxy::cli::RunCat(cat_args);
+  } else if (*convert) {
+    convert_args.output = convert_paths.back();
+    convert_paths.pop_back();
+    convert_args.read.paths = convert_paths;
+    result = epoxy::cli::RunConvert(convert_args);
+  } else if (*meta) {
+    result = epoxy::cli::RunParquetMeta(meta_path, meta_json);
   }
   if (!result.ok()) return Fail(result.status());
   return *result;

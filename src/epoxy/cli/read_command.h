@@ -37,4 +37,18 @@ Result<int> RunCat(const CatArgs& args);
 /// The process exit code for a failed Status (2 invalid input, 3 not found, 4 bad data, ...).
 int ExitCodeFor(const Status& status);
 
+struct ConvertArgs {
+  ReadArgs read;           // read.paths holds the inputs; the output is separate
+  std::string output;      // a file, or a folder when it ends in '/' or already is one
+  std::string to;          // parquet (default), csv or json
+  std::string compression = "snappy";
+  int64_t row_group_bytes = 128 << 20;
+};
+
+/// Converts the inputs into OUTPUT; prints a summary to stderr.
+Result<int> RunConvert(const ConvertArgs& args);
+
+/// Prints a Parquet file's metadata as text, or as JSON with `json`.
+Result<int> RunParquetMeta(const std::string& path, bool json);
+
 }  // namespace epoxy::cli

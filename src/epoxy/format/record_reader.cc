@@ -6,6 +6,7 @@
 #include "epoxy/format/csv/csv_reader.h"
 #include "epoxy/format/json/json_reader.h"
 #include "epoxy/format/parallel_block_reader.h"
+#include "epoxy/format/parquet/parquet_reader.h"
 
 namespace epoxy {
 namespace {
@@ -26,6 +27,7 @@ std::string_view FileFormatName(FileFormat format) {
   switch (format) {
     case FileFormat::kCsv: return "csv";
     case FileFormat::kJson: return "json";
+    case FileFormat::kParquet: return "parquet";
   }
   return "unknown";
 }
@@ -34,7 +36,8 @@ Result<FileFormat> ParseFileFormat(std::string_view name) {
   std::string lower = Lower(name);
   if (lower == "csv") return FileFormat::kCsv;
   if (lower == "json" || lower == "jsonl" || lower == "ndjson") return FileFormat::kJson;
-  return Status::InvalidInput("unknown format '{}' (expected csv or json)", name);
+  if (lower == "parquet") return FileFormat::kParquet;
+  return Status::InvalidInput("unknown format '{}' (expected csv, json or parquet)", name);
 }
 
 Result<std::unique_ptr<RecordReader>> MakeRecordReader(FileFormat format,
@@ -51,6 +54,7 @@ Result<std::unique_ptr<RecordReader>> MakeRecordReader(FileFormat format,
       EPOXY_ASSIGN_OR_RETURN(block_format, MakeJsonFormat(options.format_options));
       break;
     }
+    case FileFormat::kParquet: return parquet::MakeParquetReader(std::move(files), options);
   }
   return std::unique_ptr<RecordReader>(
       new ParallelBlockReader(std::move(block_format), std::move(files), options));
@@ -70,6 +74,7 @@ Result<FileFormat> DetectFileFormat(const FileInfo& file) {
   if (EndsWith(name, ".json") || EndsWith(name, ".jsonl") || EndsWith(name, ".ndjson")) {
     return FileFormat::kJson;
   }
+  if (EndsWith(name, ".parquet") || EndsWith(name, ".parq")) return FileFormat::kParquet;
   // No telling extension: look at the first decompressed bytes.
   EPOXY_ASSIGN_OR_RETURN(auto fs, FileSystemFor(file.path));
   EPOXY_ASSIGN_OR_RETURN(auto input, fs->OpenForRead(file.path));
@@ -83,9 +88,8 @@ Result<FileFormat> DetectFileFormat(const FileInfo& file) {
     auto n = reader->Read(reinterpret_cast<uint8_t*>(text.data()), 4096);
     text.resize(n.ok() ? static_cast<size_t>(*n) : 0);
   }
-  if (text.size() >= 4 && text.substr(0, 4) == "PAR1") {
-    return Status::NotSupported("'{}' is a Parquet file; this build reads csv and json",
-                                file.path);
+  if (text.size() >= 4 && (text.substr(0, 4) == "PAR1" || text.substr(0, 4) == "PARE")) {
+    return FileFormat::kParquet;
   }
   size_t i = text.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0;
   while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;

@@ -14,7 +14,7 @@
 
 namespace epoxy {
 
-enum class FileFormat { kCsv, kJson };
+enum class FileFormat { kCsv, kJson, kParquet };
 
 std::string_view FileFormatName(FileFormat format);
 Result<FileFormat> ParseFileFormat(std::string_view name);

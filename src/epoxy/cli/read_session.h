@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: Apache-2.0
+// ReadSession: what every reading command shares (expanding inputs, detecting the format, opening
+// a reader, reporting malformed records).
+#pragma once
+
+#include <memory>
+
+#include "epoxy/cli/read_command.h"
+#include "epoxy/format/record_reader.h"
+
+namespace epoxy::cli {
+
+class ReadSession {
+ public:
+  Status Open(const ReadArgs& args);
+  RecordReader& reader() { return *reader_; }
+  /// Prints malformed records to stderr; returns 1 if there were any.
+  int ReportErrors();
+  int64_t num_files() const { return num_files_; }
+
+ private:
+  ErrorSink errors_{1000};
+  std::unique_ptr<RecordReader> reader_;
+  int64_t num_files_ = 0;
+};
+
+/// Writes to standard output.
+Status WriteStdout(std::string_view text);
+
+}  // namespace epoxy::cli

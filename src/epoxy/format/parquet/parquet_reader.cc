@@ -1,0 +1,412 @@
+// SPDX-License-Identifier: Apache-2.0
+// ParquetFile and the Parquet RecordReader.
+#include "epoxy/format/parquet/parquet_reader.h"
+
+#include <condition_variable>
+#include <cstring>
+#include <deque>
+#include <mutex>
+#include <sstream>
+
+#include "epoxy/format/parquet/assembler.h"
+#include "epoxy/format/parquet/column_chunk_reader.h"
+#include "epoxy/vector/builder.h"
+
+namespace epoxy::parquet {
+namespace {
+
+constexpr int64_t kBatchRows = 128 * 1024;
+
+Status FileError(const std::string& path, const Status& st) { return st.WithContext(path); }
+
+/// The subtree leaves of a node.
+void CollectLeaves(const SchemaNode& node, std::vector<int>* out) {
+  if (node.kind == SchemaNode::Kind::kPrimitive) {
+    out->push_back(node.leaf);
+    return;
+  }
+  for (const auto& c : node.children) CollectLeaves(c, out);
+}
+
+bool SignedOrder(const SchemaElement& e) {
+  switch (*e.type) {
+    case PhysicalType::kBoolean:
+    case PhysicalType::kInt32:
+    case PhysicalType::kInt64:
+    case PhysicalType::kFloat:
+    case PhysicalType::kDouble: return !(e.logical.kind == LogicalType::kInteger && !e.logical.is_signed);
+    default: return false;
+  }
+}
+
+/// Decodes a PLAIN statistics bound into a literal for the column's epoxy type.
+bool BoundToLiteral(const SchemaElement& e, const TypePtr& type, const std::string& bytes, Literal* out) {
+  switch (*e.type) {
+    case PhysicalType::kInt32: {
+      if (bytes.size() != 4 || type->id() == TypeId::kDecimal || type->id() == TypeId::kString) return false;
+      int32_t v;
+      std::memcpy(&v, bytes.data(), 4);
+      *out = static_cast<int64_t>(v);
+      return true;
+    }
+    case PhysicalType::kInt64: {
+      if (bytes.size() != 8 || type->id() != TypeId::kBigInt) return false;
+      int64_t v;
+      std::memcpy(&v, bytes.data(), 8);
+      *out = v;
+      return true;
+    }
+    case PhysicalType::kFloat: {
+      if (bytes.size() != 4) return false;
+      float v;
+      std::memcpy(&v, bytes.data(), 4);
+      if (v != v) return false;  // NaN bounds are not trusted
+      *out = static_cast<double>(v);
+      return true;
+    }
+    case PhysicalType::kDouble: {
+      if (bytes.size() != 8) return false;
+      double v;
+      std::memcpy(&v, bytes.data(), 8);
+      if (v != v) return false;
+      *out = v;
+      return true;
+    }
+    case PhysicalType::kByteArray:
+      if (type->id() != TypeId::kString) return false;
+      *out = bytes;
+      return true;
+    case PhysicalType::kBoolean:
+      if (bytes.size() != 1) return false;
+      *out = bytes[0] != 0;
+      return true;
+    default: return false;
+  }
+}
+
+}  // namespace
+
+Result<std::unique_ptr<ParquetFile>> ParquetFile::Open(const std::string& path) {
+  EPOXY_ASSIGN_OR_RETURN(auto fs, FileSystemFor(path));
+  auto pf = std::unique_ptr<ParquetFile>(new ParquetFile());
+  pf->path_ = path;
+  EPOXY_ASSIGN_OR_RETURN(pf->file_, fs->OpenForRead(path));
+  int64_t size = pf->file_->size();
+  if (size < 12) {
+    return Status::InvalidData("'{}' is not a Parquet file: {} bytes is too short", path, size);
+  }
+  EPOXY_ASSIGN_OR_RETURN(BufferPtr head, pf->file_->ReadAt(0, 4));
+  EPOXY_ASSIGN_OR_RETURN(BufferPtr tail, pf->file_->ReadAt(size - 8, 8));
+  std::string_view magic = tail->view().substr(4);
+  if (magic == "PARE" || head->view() == "PARE") {
+    return Status::NotSupported(
+        "'{}' is an encrypted Parquet file (encrypted footer); reading encrypted Parquet is not "
+        "supported yet",
+        path);
+  }
+  if (head->view() != "PAR1" || magic != "PAR1") {
+    return Status::InvalidData("'{}' is not a Parquet file (no PAR1 magic at both ends)", path);
+  }
+  uint32_t footer_len;
+  std::memcpy(&footer_len, tail->data(), 4);
+  if (footer_len > static_cast<uint64_t>(size - 12)) {
+    return Status::InvalidData("'{}': footer length {} exceeds the file ({} bytes)", path, footer_len, size);
+  }
+  EPOXY_ASSIGN_OR_RETURN(BufferPtr footer, pf->file_->ReadAt(size - 8 - footer_len, footer_len));
+  auto metadata = DecodeFileMetaData(footer->data(), static_cast<size_t>(footer->size()));
+  if (!metadata.ok()) return FileError(path, metadata.status().WithContext("corrupt footer"));
+  pf->metadata_ = std::move(*metadata);
+  bool encrypted_column = false;
+  for (const auto& g : pf->metadata_.row_groups) {
+    for (const auto& c : g.columns) encrypted_column = encrypted_column || c.encrypted;
+  }
+  if (pf->metadata_.encrypted_plaintext_footer || encrypted_column) {
+    return Status::NotSupported(
+        "'{}' is an encrypted Parquet file (encrypted columns); reading encrypted Parquet is not "
+        "supported yet",
+        path);
+  }
+  auto schema = BuildFileSchema(pf->metadata_);
+  if (!schema.ok()) return FileError(path, schema.status());
+  pf->schema_ = std::move(*schema);
+  size_t num_leaves = pf->schema_->leaves.size();
+  for (size_t i = 0; i < pf->metadata_.row_groups.size(); ++i) {
+    const RowGroup& g = pf->metadata_.row_groups[i];
+    if (g.columns.size() != num_leaves) {
+      return Status::InvalidData("'{}': row group {} has {} columns, the schema {}", path, i,
+                                 g.columns.size(), num_leaves);
+    }
+    if (g.num_rows < 0) return Status::InvalidData("'{}': row group {} has {} rows", path, i, g.num_rows);
+  }
+  return pf;
+}
+
+Result<std::vector<ArrayPtr>> ParquetFile::ReadRowGroup(int index, const std::vector<int>& fields,
+                                                        bool verify_crc, ThreadPool* pool) const {
+  const RowGroup& group = metadata_.row_groups[index];
+  std::vector<int> leaves;
+  for (int f : fields) CollectLeaves(schema_->fields[f], &leaves);
+  std::vector<LeafData> data(schema_->leaves.size());
+  ChunkReadOptions options;
+  options.verify_crc = verify_crc;
+  {
+    TaskGroup group_tasks(*pool);
+    for (int leaf : leaves) {
+      group_tasks.Spawn([&, leaf]() -> Status {
+        const SchemaNode& node = *schema_->leaves[leaf];
+        Status st = ReadColumnChunk(*file_, group.columns[leaf], *node.element,
+                                    schema_->max_def[leaf], schema_->max_rep[leaf], options,
+                                    &data[leaf]);
+        return st.WithContext(fmt::format("'{}' row group {}", path_, index));
+      });
+    }
+    EPOXY_RETURN_NOT_OK(group_tasks.Wait());
+  }
+  std::vector<ArrayPtr> arrays;
+  for (int f : fields) {
+    auto array = AssembleField(schema_->fields[f], data, group.num_rows);
+    if (!array.ok()) return array.status().WithContext(fmt::format("'{}' row group {}", path_, index));
+    arrays.push_back(std::move(*array));
+  }
+  return arrays;
+}
+
+std::unique_ptr<ColumnStats> ParquetFile::RowGroupStats(int row_group, int field) const {
+  const SchemaNode& node = schema_->fields[field];
+  if (node.kind != SchemaNode::Kind::kPrimitive) return nullptr;
+  const ColumnChunk& chunk = metadata_.row_groups[row_group].columns[node.leaf];
+  if (!chunk.meta_data || !chunk.meta_data->statistics) return nullptr;
+  const Statistics& s = *chunk.meta_data->statistics;
+  auto out = std::make_unique<ColumnStats>();
+  out->num_values = metadata_.row_groups[row_group].num_rows;
+  if (s.null_count) {
+    out->has_null_count = true;
+    out->null_count = *s.null_count;
+  }
+  const SchemaElement& e = *node.element;
+  const std::string* min = nullptr;
+  const std::string* max = nullptr;
+  bool has_orders = !metadata_.column_orders.empty();
+  if (has_orders && static_cast<size_t>(node.leaf) < metadata_.column_orders.size() &&
+      metadata_.column_orders[node.leaf] == 1 && s.min_value && s.max_value) {
+    min = &*s.min_value;
+    max = &*s.max_value;
+  } else if (!has_orders && SignedOrder(e) && s.min && s.max) {
+    min = &*s.min;
+    max = &*s.max;
+  }
+  if (min != nullptr && max != nullptr && BoundToLiteral(e, node.type, *min, &out->min) &&
+      BoundToLiteral(e, node.type, *max, &out->max)) {
+    out->has_bounds = true;
+  }
+  return out;
+}
+
+namespace {
+
+/// One (file, row group) to read.
+struct RowGroupTask {
+  std::shared_ptr<const ParquetFile> file;
+  int row_group = 0;
+  std::vector<int> fields;
+  SchemaPtr schema;
+};
+
+class ParquetRecordReader final : public RecordReader {
+ public:
+  ParquetRecordReader(std::vector<FileInfo> files, const ReadOptions& options,
+                      std::vector<std::string> columns, bool verify_crc, PredicatePtr predicate)
+      : files_(std::move(files)),
+        options_(options),
+        pool_(options.pool ? options.pool : &ThreadPool::Default()),
+        columns_(std::move(columns)),
+        verify_crc_(verify_crc),
+        predicate_(std::move(predicate)) {}
+
+  ~ParquetRecordReader() override {
+    for (auto& slot : slots_) Wait(*slot);
+  }
+
+  Result<BatchPtr> Next() override {
+    while (true) {
+      if (!pending_.empty()) {
+        BatchPtr b = pending_.front();
+        pending_.pop_front();
+        return b;
+      }
+      EPOXY_RETURN_NOT_OK(Fill());
+      if (slots_.empty()) return BatchPtr();
+      auto slot = slots_.front();
+      slots_.pop_front();
+      Wait(*slot);
+      std::lock_guard lock(slot->mu);
+      EPOXY_RETURN_NOT_OK(slot->status);
+      int64_t rows = slot->arrays.empty() ? slot->rows : slot->arrays[0]->length();
+      BatchPtr batch = Batch::Make(slot->schema, slot->arrays, rows);
+      if (rows == 0) {
+        pending_.push_back(batch);  // keeps the schema visible for empty files
+        continue;
+      }
+      for (int64_t start = 0; start < rows; start += kBatchRows) {
+        pending_.push_back(batch->Slice(start, std::min(kBatchRows, rows - start)));
+      }
+    }
+  }
+
+ private:
+  struct Slot {
+    std::mutex mu;
+    std::condition_variable cv;
+    bool done = false;
+    Status status;
+    std::vector<ArrayPtr> arrays;
+    SchemaPtr schema;
+    int64_t rows = 0;
+  };
+
+  void Wait(Slot& slot) {
+    while (true) {
+      {
+        std::lock_guard lock(slot.mu);
+        if (slot.done) return;
+      }
+      if (!pool_->RunOneQueued()) {
+        std::unique_lock lock(slot.mu);
+        slot.cv.wait(lock, [&] { return slot.done; });
+        return;
+      }
+    }
+  }
+
+  /// Opens the next file and queues its row groups.
+  Status OpenNextFile() {
+    const FileInfo& info = files_[next_file_++];
+    EPOXY_ASSIGN_OR_RETURN(std::unique_ptr<ParquetFile> opened, ParquetFile::Open(info.path));
+    std::shared_ptr<const ParquetFile> file(std::move(opened));
+    const FileSchema& schema = file->schema();
+    std::vector<int> fields;
+    std::vector<Field> projected;
+    if (columns_.empty()) {
+      for (int i = 0; i < static_cast<int>(schema.fields.size()); ++i) fields.push_back(i);
+    } else {
+      for (const auto& name : columns_) {
+        int index = schema.schema->FieldIndex(name);
+        if (index < 0) {
+          return Status::InvalidInput("'{}' has no column '{}' (columns: {})", info.path, name,
+                                      schema.schema->ColumnNames());
+        }
+        fields.push_back(index);
+      }
+    }
+    for (int f : fields) projected.push_back(schema.schema->field(f));
+    SchemaPtr out_schema = Schema::Make(std::move(projected));
+    bool any = false;
+    for (int g = 0; g < file->num_row_groups(); ++g) {
+      if (predicate_ != nullptr) {
+        std::vector<std::unique_ptr<ColumnStats>> held;
+        bool may = MayMatch(*predicate_, [&](const std::string& column) -> const ColumnStats* {
+          int index = schema.schema->FieldIndex(column);
+          if (index < 0) return nullptr;
+          held.push_back(file->RowGroupStats(g, index));
+          return held.back().get();
+        });
+        if (!may) {
+          ++stats_.row_groups_pruned;
+          continue;
+        }
+      }
+      ++stats_.row_groups_read;
+      queue_.push_back({file, g, fields, out_schema});
+      any = true;
+    }
+    if (!any) queue_.push_back({file, -1, fields, out_schema});  // an empty batch with the schema
+    return Status::OK();
+  }
+
+  Status Fill() {
+    size_t window = static_cast<size_t>(pool_->num_threads()) + 1;
+    while (slots_.size() < window) {
+      if (queue_.empty()) {
+        if (next_file_ >= files_.size()) break;
+        EPOXY_RETURN_NOT_OK(OpenNextFile());
+        continue;
+      }
+      RowGroupTask task = std::move(queue_.front());
+      queue_.pop_front();
+      auto slot = std::make_shared<Slot>();
+      slot->schema = task.schema;
+      slots_.push_back(slot);
+      bool verify = verify_crc_;
+      ThreadPool* pool = pool_;
+      pool_->Submit([slot, task = std::move(task), verify, pool] {
+        Result<std::vector<ArrayPtr>> arrays = std::vector<ArrayPtr>();
+        if (task.row_group >= 0) {
+          arrays = task.file->ReadRowGroup(task.row_group, task.fields, verify, pool);
+        } else {
+          std::vector<ArrayPtr> empty;
+          for (const auto& f : task.schema->fields()) {
+            auto b = MakeBuilder(f.type);
+            if (!b.ok()) {
+              arrays = b.status();
+              break;
+            }
+            auto a = (*b)->Finish();
+            if (!a.ok()) {
+              arrays = a.status();
+              break;
+            }
+            empty.push_back(*a);
+          }
+          if (arrays.ok()) arrays = std::move(empty);
+        }
+        std::lock_guard lock(slot->mu);
+        if (arrays.ok()) {
+          slot->arrays = std::move(*arrays);
+        } else {
+          slot->status = arrays.status();
+        }
+        slot->done = true;
+        slot->cv.notify_all();
+      });
+    }
+    return Status::OK();
+  }
+
+  std::vector<FileInfo> files_;
+  ReadOptions options_;
+  ThreadPool* pool_;
+  std::vector<std::string> columns_;
+  bool verify_crc_;
+  PredicatePtr predicate_;
+  size_t next_file_ = 0;
+  std::deque<RowGroupTask> queue_;
+  std::deque<std::shared_ptr<Slot>> slots_;
+  std::deque<BatchPtr> pending_;
+  ParquetScanStats stats_;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<RecordReader>> MakeParquetReader(std::vector<FileInfo> files,
+                                                        const ReadOptions& options,
+                                                        PredicatePtr predicate) {
+  std::vector<std::string> columns;
+  bool verify = true;
+  for (const auto& [key, value] : options.format_options) {
+    if (key == "columns") {
+      std::stringstream ss(value);
+      std::string item;
+      while (std::getline(ss, item, ',')) {
+        if (!item.empty()) columns.push_back(item);
+      }
+    } else if (key == "verifyChecksums") {
+      EPOXY_ASSIGN_OR_RETURN(verify, BooleanOption(options.format_options, key, true));
+    } else {
+      return Status::InvalidInput("unknown parquet option '{}' (known: columns, verifyChecksums)", key);
+    }
+  }
+  return std::unique_ptr<RecordReader>(
+      new ParquetRecordReader(std::move(files), options, std::move(columns), verify, std::move(predicate)));
+}
+
+}  // namespace epoxy::parquet

@@ -1,0 +1,684 @@
+// SPDX-License-Identifier: Apache-2.0
+// ParquetWriter: shreds batches into per-leaf levels and values, then encodes each leaf's row
+// group chunk into pages.
+#include "epoxy/format/parquet/parquet_writer.h"
+
+#include <cmath>
+#include <cstring>
+#include <unordered_map>
+
+#include "epoxy/common/thread_pool.h"
+#include "epoxy/format/parquet/encoding.h"
+#include "epoxy/format/parquet/page_codec.h"
+#include "epoxy/format/parquet/schema.h"
+
+namespace epoxy::parquet {
+
+std::string CreatedBy() { return fmt::format("epoxy version {} (build {})", EPOXY_VERSION, "release"); }
+
+namespace {
+
+/// Levels and values of one leaf column for the current row group.
+struct LeafBuffer {
+  const SchemaNode* node = nullptr;
+  PhysicalType physical = PhysicalType::kInt32;
+  int fixed_width = 0;                 // FLBA width
+  std::vector<int16_t> def, rep;
+  std::string fixed;                   // fixed-width physical values (booleans one byte each)
+  std::vector<uint32_t> offsets{0};    // byte arrays: offsets into `bytes`
+  std::string bytes;
+  int64_t num_values = 0;
+  int64_t num_nulls = 0;               // entries below the max definition level
+
+  void Clear() {
+    def.clear();
+    rep.clear();
+    fixed.clear();
+    offsets.assign(1, 0);
+    bytes.clear();
+    num_values = num_nulls = 0;
+  }
+  int64_t MemoryBytes() const {
+    return static_cast<int64_t>(def.size() * 2 + rep.size() * 2 + fixed.size() + offsets.size() * 4 + bytes.size());
+  }
+  std::string_view Binary(int64_t k) const {
+    return std::string_view(bytes).substr(offsets[k], offsets[k + 1] - offsets[k]);
+  }
+};
+
+/// Writes the big-endian two's complement of `v` in `width` bytes.
+void AppendBigEndian(__int128 v, int width, std::string* out) {
+  for (int i = width - 1; i >= 0; --i) out->push_back(static_cast<char>((v >> (8 * i)) & 0xFF));
+}
+
+class Shredder {
+ public:
+  explicit Shredder(std::vector<LeafBuffer>& leaves) : leaves_(leaves) {}
+
+  /// Rows [0, n) of `array` into the leaves under `node`.
+  Status ShredColumn(const SchemaNode& node, const Array& array) {
+    if (node.kind == SchemaNode::Kind::kPrimitive && node.rep_level == 0) return FlatLeaf(node, array);
+    for (int64_t i = 0; i < array.length(); ++i) EPOXY_RETURN_NOT_OK(Shred(node, array, i, 0));
+    return Status::OK();
+  }
+
+ private:
+  /// A flat column: levels from validity, values in bulk.
+  Status FlatLeaf(const SchemaNode& node, const Array& array) {
+    LeafBuffer& leaf = leaves_[node.leaf];
+    int64_t n = array.length();
+    bool optional = node.def_level > 0;
+    for (int64_t i = 0; i < n; ++i) {
+      bool valid = array.IsValid(i);
+      if (optional) leaf.def.push_back(valid ? node.def_level : static_cast<int16_t>(node.def_level - 1));
+      if (valid) {
+        EPOXY_RETURN_NOT_OK(AppendValue(leaf, array, i));
+      } else {
+        ++leaf.num_nulls;
+      }
+    }
+    return Status::OK();
+  }
+
+  void EmitNull(const SchemaNode& node, int16_t rep, int16_t def) {
+    if (node.kind == SchemaNode::Kind::kPrimitive) {
+      LeafBuffer& leaf = leaves_[node.leaf];
+      if (leaf.node->def_level > 0) leaf.def.push_back(def);
+      if (leaf.node->rep_level > 0) leaf.rep.push_back(rep);
+      ++leaf.num_nulls;
+      return;
+    }
+    for (const auto& c : node.children) EmitNull(c, rep, def);
+  }
+
+  Status Shred(const SchemaNode& node, const Array& array, int64_t i, int16_t rep) {
+    if (array.IsNull(i)) {
+      if (node.def_level == 0) {
+        return Status::InvalidInput("a null value in required field '{}'", node.name);
+      }
+      EmitNull(node, rep, static_cast<int16_t>(node.def_level - 1));
+      return Status::OK();
+    }
+    switch (node.kind) {
+      case SchemaNode::Kind::kPrimitive: {
+        LeafBuffer& leaf = leaves_[node.leaf];
+        if (node.def_level > 0) leaf.def.push_back(node.def_level);
+        if (node.rep_level > 0) leaf.rep.push_back(rep);
+        return AppendValue(leaf, array, i);
+      }
+      case SchemaNode::Kind::kStruct: {
+        for (size_t c = 0; c < node.children.size(); ++c) {
+          EPOXY_RETURN_NOT_OK(Shred(node.children[c], *array.child(static_cast<int>(c)), i, rep));
+        }
+        return Status::OK();
+      }
+      case SchemaNode::Kind::kList:
+      case SchemaNode::Kind::kMap: {
+        const int32_t* o = array.offsets();
+        if (o[i] == o[i + 1]) {
+          EmitNull(node, rep, node.def_level);  // an empty list
+          return Status::OK();
+        }
+        for (int32_t j = o[i]; j < o[i + 1]; ++j) {
+          int16_t r = j == o[i] ? rep : node.repeated_rep;
+          if (node.kind == SchemaNode::Kind::kList) {
+            EPOXY_RETURN_NOT_OK(Shred(node.children[0], *array.child(0), j, r));
+          } else {
+            const Array& entries = *array.child(0);
+            if (entries.child(0)->IsNull(j)) return Status::InvalidInput("a map key is null in '{}'", node.name);
+            EPOXY_RETURN_NOT_OK(Shred(node.children[0], *entries.child(0), j, r));
+            if (node.children.size() > 1) EPOXY_RETURN_NOT_OK(Shred(node.children[1], *entries.child(1), j, r));
+          }
+        }
+        return Status::OK();
+      }
+    }
+    return Status::Internal("unknown schema node kind");
+  }
+
+  /// Appends the (non-null) value at row i, converted to the leaf's physical type.
+  Status AppendValue(LeafBuffer& leaf, const Array& array, int64_t i) {
+    ++leaf.num_values;
+    const Array* a = &array;
+    if (a->type_id() == TypeId::kChoice) a = a->child(a->choice_index(i)).get();
+    switch (a->type_id()) {
+      case TypeId::kBoolean: leaf.fixed.push_back(a->GetBool(i) ? 1 : 0); return Status::OK();
+      case TypeId::kTinyInt: return PutFixed<int32_t>(leaf, a->values<int8_t>()[i]);
+      case TypeId::kSmallInt: return PutFixed<int32_t>(leaf, a->values<int16_t>()[i]);
+      case TypeId::kInt:
+      case TypeId::kDate: return PutFixed<int32_t>(leaf, a->values<int32_t>()[i]);
+      case TypeId::kBigInt:
+      case TypeId::kTimestamp: return PutFixed<int64_t>(leaf, a->values<int64_t>()[i]);
+      case TypeId::kFloat: return PutFixed<float>(leaf, a->values<float>()[i]);
+      case TypeId::kDouble: return PutFixed<double>(leaf, a->values<double>()[i]);
+      case TypeId::kDecimal: {
+        __int128 v;
+        std::memcpy(&v, a->values<__int128>() + i, sizeof(v));
+        if (leaf.physical == PhysicalType::kInt32) return PutFixed<int32_t>(leaf, static_cast<int32_t>(v));
+        if (leaf.physical == PhysicalType::kInt64) return PutFixed<int64_t>(leaf, static_cast<int64_t>(v));
+        AppendBigEndian(v, leaf.fixed_width, &leaf.fixed);
+        return Status::OK();
+      }
+      case TypeId::kString:
+      case TypeId::kBinary: {
+        std::string_view v = a->GetView(i);
+        if (leaf.bytes.size() + v.size() > UINT32_MAX) {
+          return Status::OutOfMemory("a column chunk of one row group exceeds 4 GiB");
+        }
+        leaf.bytes.append(v);
+        leaf.offsets.push_back(static_cast<uint32_t>(leaf.bytes.size()));
+        return Status::OK();
+      }
+      default:
+        return Status::Internal("cannot write a {} value to Parquet column '{}'", a->type()->ToString(),
+                                leaf.node->name);
+    }
+  }
+
+  template <typename T>
+  static Status PutFixed(LeafBuffer& leaf, T v) {
+    leaf.fixed.append(reinterpret_cast<const char*>(&v), sizeof(T));
+    return Status::OK();
+  }
+
+  std::vector<LeafBuffer>& leaves_;
+};
+
+/// Running min/max of a chunk or page, in the column's sort order.
+class StatsAccumulator {
+ public:
+  StatsAccumulator(PhysicalType physical, bool unsigned_bytes) : physical_(physical), bytes_(unsigned_bytes) {}
+
+  void Add(std::string_view value) {
+    if (physical_ == PhysicalType::kFloat || physical_ == PhysicalType::kDouble) {
+      double d = physical_ == PhysicalType::kFloat ? Load<float>(value) : Load<double>(value);
+      if (std::isnan(d)) return;  // NaN never bounds
+    }
+    if (!has_ || Less(value, min_)) min_.assign(value);
+    if (!has_ || Less(max_, value)) max_.assign(value);
+    has_ = true;
+  }
+  bool has() const { return has_; }
+  const std::string& min() const { return min_; }
+  const std::string& max() const { return max_; }
+
+  Statistics ToStatistics(int64_t nulls) const {
+    Statistics s;
+    s.null_count = nulls;
+    if (has_) {
+      std::string lo = min_, hi = max_;
+      // -0.0 and +0.0 compare equal: widen zero bounds so neither hides the other.
+      if (physical_ == PhysicalType::kDouble || physical_ == PhysicalType::kFloat) {
+        FixZero(&lo, true);
+        FixZero(&hi, false);
+      }
+      s.min_value = lo;
+      s.max_value = hi;
+      if (!bytes_) {  // legacy fields only for signed-order types, as Arrow writes them
+        s.min = lo;
+        s.max = hi;
+      }
+    }
+    return s;
+  }
+
+ private:
+  template <typename T>
+  static T Load(std::string_view v) {
+    T x;
+    std::memcpy(&x, v.data(), sizeof(T));
+    return x;
+  }
+
+  void FixZero(std::string* bound, bool is_min) const {
+    if (physical_ == PhysicalType::kDouble) {
+      double d = Load<double>(*bound);
+      if (d == 0) d = is_min ? -0.0 : 0.0;
+      bound->assign(reinterpret_cast<const char*>(&d), 8);
+    } else {
+      float f = Load<float>(*bound);
+      if (f == 0) f = is_min ? -0.0f : 0.0f;
+      bound->assign(reinterpret_cast<const char*>(&f), 4);
+    }
+  }
+
+  bool Less(std::string_view a, std::string_view b) const {
+    switch (physical_) {
+      case PhysicalType::kBoolean: return a[0] < b[0];
+      case PhysicalType::kInt32: return Load<int32_t>(a) < Load<int32_t>(b);
+      case PhysicalType::kInt64: return Load<int64_t>(a) < Load<int64_t>(b);
+      case PhysicalType::kFloat: return Load<float>(a) < Load<float>(b);
+      case PhysicalType::kDouble: return Load<double>(a) < Load<double>(b);
+      case PhysicalType::kFixedLenByteArray:
+        if (!bytes_) {  // decimals: signed big-endian
+          if ((static_cast<uint8_t>(a[0]) ^ 0x80) != (static_cast<uint8_t>(b[0]) ^ 0x80)) {
+            return (static_cast<uint8_t>(a[0]) ^ 0x80) < (static_cast<uint8_t>(b[0]) ^ 0x80);
+          }
+          return a.substr(1) < b.substr(1);
+        }
+        return a < b;
+      default: return a < b;  // unsigned byte-wise, as std::string_view compares char_traits
+    }
+  }
+
+  PhysicalType physical_;
+  bool bytes_;
+  bool has_ = false;
+  std::string min_, max_;
+};
+
+/// The encoded bytes of one column chunk and what the footer and page index need.
+struct EncodedChunk {
+  std::string bytes;
+  ColumnMetaData meta;
+  int64_t dictionary_offset = -1;  // relative to the chunk start
+  int64_t data_offset = 0;
+  OffsetIndex offset_index;        // offsets relative to the chunk start until placed
+  ColumnIndex column_index;
+  bool column_index_valid = true;
+};
+
+class ChunkEncoder {
+ public:
+  ChunkEncoder(const LeafBuffer& leaf, const ParquetWriteOptions& options)
+      : leaf_(leaf), options_(options),
+        bytes_order_(leaf.physical == PhysicalType::kByteArray ||
+                     (leaf.physical == PhysicalType::kFixedLenByteArray &&
+                      leaf.node->element->logical.kind != LogicalType::kDecimal)) {}
+
+  Result<EncodedChunk> Encode() {
+    EncodedChunk out;
+    ColumnMetaData& m = out.meta;
+    m.type = leaf_.physical;
+    m.codec = static_cast<int32_t>(options_.codec);
+    const int64_t entries = leaf_.node->def_level > 0 ? static_cast<int64_t>(leaf_.def.size())
+                            : leaf_.node->rep_level > 0 ? static_cast<int64_t>(leaf_.rep.size())
+                                                        : leaf_.num_values;
+    m.num_values = entries;
+    BuildDictionary();
+    std::vector<int32_t> encodings = {static_cast<int32_t>(Encoding::kRle)};
+    if (use_dictionary_) {
+      EPOXY_RETURN_NOT_OK(WriteDictionaryPage(&out));
+      encodings.push_back(static_cast<int32_t>(Encoding::kPlain));
+      encodings.push_back(static_cast<int32_t>(Encoding::kRleDictionary));
+    } else {
+      encodings.push_back(static_cast<int32_t>(Encoding::kPlain));
+    }
+    m.encodings = encodings;
+    out.data_offset = static_cast<int64_t>(out.bytes.size());
+    // Pages: cut at record starts (repetition level 0) once a page is big enough.
+    StatsAccumulator chunk_stats(leaf_.physical, bytes_order_);
+    int64_t entry = 0, value = 0;
+    int64_t first_row = 0;
+    int32_t pages = 0;
+    const int64_t value_bytes = EstimateValueBytes();
+    while (entry < entries || (entries == 0 && pages == 0)) {
+      int64_t page_first = entry, page_first_value = value, rows = 0, bytes = 0;
+      while (entry < entries) {
+        bool record_start = leaf_.rep.empty() || leaf_.rep[entry] == 0;
+        if (record_start) {
+          if (rows >= options_.page_rows || bytes >= options_.page_bytes) break;
+          ++rows;
+        }
+        if (IsValue(entry)) {
+          bytes += value_bytes > 0 ? value_bytes : static_cast<int64_t>(leaf_.Binary(value).size()) + 4;
+          ++value;
+        }
+        ++entry;
+      }
+      EPOXY_RETURN_NOT_OK(WriteDataPage(page_first, entry, page_first_value, value, first_row, rows,
+                                        &chunk_stats, &out));
+      first_row += rows;
+      ++pages;
+      if (entries == 0) break;
+    }
+    m.statistics = chunk_stats.ToStatistics(leaf_.num_nulls);
+    m.total_compressed_size = static_cast<int64_t>(out.bytes.size());
+    m.total_uncompressed_size = uncompressed_total_;
+    PageEncodingStats data_stats{static_cast<int32_t>(PageType::kDataPage),
+                                 static_cast<int32_t>(use_dictionary_ ? Encoding::kRleDictionary : Encoding::kPlain),
+                                 pages};
+    if (use_dictionary_) {
+      m.encoding_stats.push_back({static_cast<int32_t>(PageType::kDictionaryPage),
+                                  static_cast<int32_t>(Encoding::kPlain), 1});
+    }
+    m.encoding_stats.push_back(data_stats);
+    out.column_index.boundary_order = 0;
+    return out;
+  }
+
+ private:
+  bool IsValue(int64_t entry) const {
+    return leaf_.def.empty() || leaf_.def[entry] == leaf_.node->def_level;
+  }
+
+  int64_t EstimateValueBytes() const {
+    switch (leaf_.physical) {
+      case PhysicalType::kBoolean: return 1;
+      case PhysicalType::kInt32:
+      case PhysicalType::kFloat: return 4;
+      case PhysicalType::kInt64:
+      case PhysicalType::kDouble: return 8;
+      case PhysicalType::kFixedLenByteArray: return leaf_.fixed_width;
+      default: return 0;
+    }
+  }
+
+  /// The physical bytes of value k (PLAIN form without the length prefix).
+  std::string_view Value(int64_t k) const {
+    switch (leaf_.physical) {
+      case PhysicalType::kByteArray: return leaf_.Binary(k);
+      case PhysicalType::kBoolean: return std::string_view(leaf_.fixed).substr(k, 1);
+      default: {
+        int64_t w = EstimateValueBytes();
+        return std::string_view(leaf_.fixed).substr(k * w, w);
+      }
+    }
+  }
+
+  void BuildDictionary() {
+    use_dictionary_ = false;
+    if (leaf_.physical == PhysicalType::kBoolean || leaf_.num_values == 0) return;
+    std::unordered_map<std::string_view, uint32_t> index;
+    index.reserve(1024);
+    int64_t dict_bytes = 0;
+    indices_.resize(static_cast<size_t>(leaf_.num_values));
+    for (int64_t k = 0; k < leaf_.num_values; ++k) {
+      std::string_view v = Value(k);
+      auto [it, inserted] = index.try_emplace(v, static_cast<uint32_t>(dictionary_.size()));
+      if (inserted) {
+        dictionary_.push_back(v);
+        dict_bytes += static_cast<int64_t>(v.size()) + (leaf_.physical == PhysicalType::kByteArray ? 4 : 0);
+        // Give up when the dictionary outgrows its page, or when values barely repeat.
+        if (dict_bytes > options_.dictionary_bytes ||
+            (k >= 10000 && static_cast<int64_t>(dictionary_.size()) * 2 > k)) {
+          dictionary_.clear();
+          indices_.clear();
+          return;
+        }
+      }
+      indices_[static_cast<size_t>(k)] = it->second;
+    }
+    use_dictionary_ = true;
+  }
+
+  Status AppendPage(const PageHeader& header_in, const std::string& body, EncodedChunk* out) {
+    std::string compressed;
+    EPOXY_RETURN_NOT_OK(CompressPage(options_.codec, body, &compressed));
+    PageHeader header = header_in;
+    header.uncompressed_page_size = static_cast<int32_t>(body.size());
+    header.compressed_page_size = static_cast<int32_t>(compressed.size());
+    std::string encoded = EncodePageHeader(header);
+    uncompressed_total_ += static_cast<int64_t>(encoded.size() + body.size());
+    out->bytes += encoded;
+    out->bytes += compressed;
+    last_page_size_ = static_cast<int32_t>(encoded.size() + compressed.size());
+    return Status::OK();
+  }
+
+  Status WriteDictionaryPage(EncodedChunk* out) {
+    std::string body;
+    for (std::string_view v : dictionary_) {
+      if (leaf_.physical == PhysicalType::kByteArray) {
+        uint32_t len = static_cast<uint32_t>(v.size());
+        body.append(reinterpret_cast<const char*>(&len), 4);
+      }
+      body.append(v);
+    }
+    PageHeader h;
+    h.type = static_cast<int32_t>(PageType::kDictionaryPage);
+    DictionaryPageHeader d;
+    d.num_values = static_cast<int32_t>(dictionary_.size());
+    d.encoding = static_cast<int32_t>(Encoding::kPlain);
+    h.dictionary_page = d;
+    out->dictionary_offset = 0;
+    return AppendPage(h, body, out);
+  }
+
+  Status WriteDataPage(int64_t first, int64_t last, int64_t first_value, int64_t last_value,
+                       int64_t first_row, int64_t rows, StatsAccumulator* chunk_stats,
+                       EncodedChunk* out) {
+    std::string body;
+    auto levels = [&](const std::vector<int16_t>& lv, int16_t max) {
+      RleEncoder enc(BitWidth(static_cast<uint64_t>(max)));
+      for (int64_t i = first; i < last; ++i) enc.Put(static_cast<uint32_t>(lv[i]));
+      std::string encoded = enc.Finish();
+      uint32_t len = static_cast<uint32_t>(encoded.size());
+      body.append(reinterpret_cast<const char*>(&len), 4);
+      body += encoded;
+    };
+    if (leaf_.node->rep_level > 0) levels(leaf_.rep, leaf_.node->rep_level);
+    if (leaf_.node->def_level > 0) levels(leaf_.def, leaf_.node->def_level);
+    StatsAccumulator page_stats(leaf_.physical, bytes_order_);
+    for (int64_t k = first_value; k < last_value; ++k) page_stats.Add(Value(k));
+    if (use_dictionary_) {
+      int width = BitWidth(dictionary_.empty() ? 0 : dictionary_.size() - 1);
+      body.push_back(static_cast<char>(width));
+      RleEncoder enc(width);
+      for (int64_t k = first_value; k < last_value; ++k) enc.Put(indices_[static_cast<size_t>(k)]);
+      body += enc.Finish();
+    } else if (leaf_.physical == PhysicalType::kBoolean) {
+      size_t start = body.size();
+      body.resize(start + static_cast<size_t>((last_value - first_value + 7) / 8), '\0');
+      for (int64_t k = first_value; k < last_value; ++k) {
+        if (leaf_.fixed[k]) body[start + (k - first_value) / 8] |= static_cast<char>(1 << ((k - first_value) % 8));
+      }
+    } else if (leaf_.physical == PhysicalType::kByteArray) {
+      for (int64_t k = first_value; k < last_value; ++k) {
+        std::string_view v = leaf_.Binary(k);
+        uint32_t len = static_cast<uint32_t>(v.size());
+        body.append(reinterpret_cast<const char*>(&len), 4);
+        body.append(v);
+      }
+    } else {
+      int64_t w = EstimateValueBytes();
+      body.append(leaf_.fixed, static_cast<size_t>(first_value * w), static_cast<size_t>((last_value - first_value) * w));
+    }
+    int64_t nulls = (last - first) - (last_value - first_value);
+    PageHeader h;
+    h.type = static_cast<int32_t>(PageType::kDataPage);
+    DataPageHeader d;
+    d.num_values = static_cast<int32_t>(last - first);
+    d.encoding = static_cast<int32_t>(use_dictionary_ ? Encoding::kRleDictionary : Encoding::kPlain);
+    d.definition_level_encoding = static_cast<int32_t>(Encoding::kRle);
+    d.repetition_level_encoding = static_cast<int32_t>(Encoding::kRle);
+    d.statistics = page_stats.ToStatistics(nulls);
+    h.data_page = d;
+    int64_t offset = static_cast<int64_t>(out->bytes.size());
+    EPOXY_RETURN_NOT_OK(AppendPage(h, body, out));
+    out->offset_index.page_locations.push_back({offset, last_page_size_, first_row});
+    out->column_index.null_pages.push_back(!page_stats.has());
+    out->column_index.min_values.push_back(page_stats.has() ? *d.statistics->min_value : "");
+    out->column_index.max_values.push_back(page_stats.has() ? *d.statistics->max_value : "");
+    out->column_index.null_counts.push_back(nulls);
+    if (page_stats.has()) {
+      chunk_stats->Add(page_stats.min());
+      chunk_stats->Add(page_stats.max());
+    }
+    (void)rows;
+    return Status::OK();
+  }
+
+  const LeafBuffer& leaf_;
+  const ParquetWriteOptions& options_;
+  bool bytes_order_;
+  bool use_dictionary_ = false;
+  std::vector<std::string_view> dictionary_;
+  std::vector<uint32_t> indices_;
+  int64_t uncompressed_total_ = 0;
+  int32_t last_page_size_ = 0;
+};
+
+}  // namespace
+
+class ParquetWriter::Impl {
+ public:
+  Impl(std::unique_ptr<FileWriter> sink, SchemaPtr schema, const ParquetWriteOptions& options)
+      : sink_(std::move(sink)), schema_(std::move(schema)), options_(options) {}
+
+  Status Init() {
+    metadata_.version = 1;
+    metadata_.schema = ToParquetSchema(*schema_);
+    metadata_.created_by = CreatedBy();
+    metadata_.key_value_metadata = options_.key_value_metadata;
+    EPOXY_ASSIGN_OR_RETURN(file_schema_, BuildFileSchema(metadata_));
+    leaves_.resize(file_schema_->leaves.size());
+    for (size_t i = 0; i < leaves_.size(); ++i) {
+      const SchemaNode* node = file_schema_->leaves[i];
+      leaves_[i].node = node;
+      leaves_[i].physical = *node->element->type;
+      leaves_[i].fixed_width = node->element->type_length;
+    }
+    metadata_.column_orders.assign(leaves_.size(), 1);
+    return Append("PAR1");
+  }
+
+  Status Write(const Batch& batch) {
+    if (!batch.schema()->Equals(*schema_)) {
+      return Status::InvalidInput("batch schema ({}) differs from the file's ({})",
+                                  batch.schema()->ColumnNames(), schema_->ColumnNames());
+    }
+    Shredder shredder(leaves_);
+    for (int c = 0; c < batch.num_columns(); ++c) {
+      EPOXY_RETURN_NOT_OK(shredder.ShredColumn(file_schema_->fields[c], *batch.column(c)));
+    }
+    buffered_rows_ += batch.num_rows();
+    int64_t bytes = 0;
+    for (const auto& l : leaves_) bytes += l.MemoryBytes();
+    if (bytes >= options_.row_group_bytes) return FlushRowGroup();
+    return Status::OK();
+  }
+
+  Status FlushRowGroup() {
+    if (buffered_rows_ == 0 && !metadata_.row_groups.empty()) return Status::OK();
+    std::vector<Result<EncodedChunk>> chunks(leaves_.size(), Status::Internal("not encoded"));
+    {
+      TaskGroup tasks(options_.pool ? *options_.pool : ThreadPool::Default());
+      for (size_t i = 0; i < leaves_.size(); ++i) {
+        tasks.Spawn([this, &chunks, i]() -> Status {
+          chunks[i] = ChunkEncoder(leaves_[i], options_).Encode();
+          return chunks[i].status();
+        });
+      }
+      EPOXY_RETURN_NOT_OK(tasks.Wait());
+    }
+    RowGroup group;
+    group.num_rows = buffered_rows_;
+    group.file_offset = position_;
+    int64_t compressed = 0;
+    for (size_t i = 0; i < leaves_.size(); ++i) {
+      EncodedChunk& chunk = *chunks[i];
+      int64_t start = position_;
+      EPOXY_RETURN_NOT_OK(Append(chunk.bytes));
+      ColumnChunk cc;
+      ColumnMetaData meta = std::move(chunk.meta);
+      std::vector<std::string> path;
+      CollectPath(i, &path);
+      meta.path_in_schema = path;
+      meta.data_page_offset = start + chunk.data_offset;
+      if (chunk.dictionary_offset >= 0) meta.dictionary_page_offset = start + chunk.dictionary_offset;
+      group.total_byte_size += meta.total_uncompressed_size;
+      compressed += meta.total_compressed_size;
+      cc.meta_data = std::move(meta);
+      for (auto& loc : chunk.offset_index.page_locations) loc.offset += start;
+      offset_indexes_.push_back(std::move(chunk.offset_index));
+      column_indexes_.push_back(std::move(chunk.column_index));
+      group.columns.push_back(std::move(cc));
+      leaves_[i].Clear();
+    }
+    group.total_compressed_size = compressed;
+    metadata_.num_rows += buffered_rows_;
+    metadata_.row_groups.push_back(std::move(group));
+    buffered_rows_ = 0;
+    return Status::OK();
+  }
+
+  Status Close() {
+    if (buffered_rows_ > 0 || metadata_.row_groups.empty()) EPOXY_RETURN_NOT_OK(FlushRowGroup());
+    // Page indexes: all column indexes, then all offset indexes, before the footer.
+    size_t k = 0;
+    for (auto& group : metadata_.row_groups) {
+      for (auto& c : group.columns) {
+        std::string bytes = EncodeColumnIndex(column_indexes_[k++]);
+        c.column_index_offset = position_;
+        c.column_index_length = static_cast<int32_t>(bytes.size());
+        EPOXY_RETURN_NOT_OK(Append(bytes));
+      }
+    }
+    k = 0;
+    for (auto& group : metadata_.row_groups) {
+      for (auto& c : group.columns) {
+        std::string bytes = EncodeOffsetIndex(offset_indexes_[k++]);
+        c.offset_index_offset = position_;
+        c.offset_index_length = static_cast<int32_t>(bytes.size());
+        EPOXY_RETURN_NOT_OK(Append(bytes));
+      }
+    }
+    std::string footer = EncodeFileMetaData(metadata_);
+    uint32_t len = static_cast<uint32_t>(footer.size());
+    EPOXY_RETURN_NOT_OK(Append(footer));
+    EPOXY_RETURN_NOT_OK(Append(std::string_view(reinterpret_cast<const char*>(&len), 4)));
+    EPOXY_RETURN_NOT_OK(Append("PAR1"));
+    return sink_->Close();
+  }
+
+  int64_t rows_written() const { return metadata_.num_rows; }
+  int64_t bytes_written() const { return position_; }
+
+ private:
+  Status Append(std::string_view bytes) {
+    EPOXY_RETURN_NOT_OK(sink_->Append(bytes));
+    position_ += static_cast<int64_t>(bytes.size());
+    return Status::OK();
+  }
+
+  /// path_in_schema of leaf i: the element names from the root's child down to the leaf.
+  void CollectPath(size_t leaf, std::vector<std::string>* out) const {
+    // Walk the flattened schema: a depth-first listing with child counts.
+    std::vector<std::pair<std::string, int>> stack;  // name, children left
+    size_t seen = 0;
+    for (size_t i = 1; i < metadata_.schema.size(); ++i) {
+      const SchemaElement& e = metadata_.schema[i];
+      while (!stack.empty() && stack.back().second == 0) stack.pop_back();
+      if (!stack.empty()) --stack.back().second;
+      if (e.num_children > 0) {
+        stack.push_back({e.name, e.num_children});
+        continue;
+      }
+      if (seen++ == leaf) {
+        for (const auto& [name, left] : stack) out->push_back(name);
+        out->push_back(e.name);
+        return;
+      }
+    }
+  }
+
+  std::unique_ptr<FileWriter> sink_;
+  SchemaPtr schema_;
+  ParquetWriteOptions options_;
+  FileMetaData metadata_;
+  std::unique_ptr<FileSchema> file_schema_;
+  std::vector<LeafBuffer> leaves_;
+  std::vector<OffsetIndex> offset_indexes_;
+  std::vector<ColumnIndex> column_indexes_;
+  int64_t buffered_rows_ = 0;
+  int64_t position_ = 0;
+};
+
+ParquetWriter::ParquetWriter(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+ParquetWriter::~ParquetWriter() = default;
+
+Result<std::unique_ptr<ParquetWriter>> ParquetWriter::Open(std::unique_ptr<FileWriter> sink,
+                                                           SchemaPtr schema,
+                                                           const ParquetWriteOptions& options) {
+  auto impl = std::make_unique<Impl>(std::move(sink), std::move(schema), options);
+  EPOXY_RETURN_NOT_OK(impl->Init());
+  return std::unique_ptr<ParquetWriter>(new ParquetWriter(std::move(impl)));
+}
+
+Status ParquetWriter::Write(const Batch& batch) { return impl_->Write(batch); }
+Status ParquetWriter::Close() { return impl_->Close(); }
+int64_t ParquetWriter::rows_written() const { return impl_->rows_written(); }
+int64_t ParquetWriter::bytes_written() const { return impl_->bytes_written(); }
+
+}  // namespace epoxy::parquet
