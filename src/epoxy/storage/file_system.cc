@@ -2,9 +2,35 @@
 // Choosing a file system by URI scheme, and whole-file helpers.
 #include "epoxy/storage/file_system.h"
 
+#include <algorithm>
+
 #include "epoxy/storage/local_file_system.h"
 
 namespace epoxy {
+
+namespace {
+
+class BufferFile final : public RandomAccessFile {
+ public:
+  BufferFile(std::string name, BufferPtr bytes) : name_(std::move(name)), bytes_(std::move(bytes)) {}
+  const std::string& path() const override { return name_; }
+  int64_t size() const override { return bytes_->size(); }
+  Result<BufferPtr> ReadAt(int64_t offset, int64_t length) const override {
+    if (offset < 0 || length < 0) return Status::InvalidInput("read of '{}' at {} length {}", name_, offset, length);
+    if (offset >= bytes_->size()) return Buffer::Wrap(nullptr, 0, nullptr);
+    return Buffer::Slice(bytes_, offset, std::min(length, bytes_->size() - offset));
+  }
+
+ private:
+  std::string name_;
+  BufferPtr bytes_;
+};
+
+}  // namespace
+
+std::unique_ptr<RandomAccessFile> MakeBufferFile(std::string name, BufferPtr bytes) {
+  return std::make_unique<BufferFile>(std::move(name), std::move(bytes));
+}
 
 Result<std::shared_ptr<FileSystem>> FileSystemFor(std::string_view uri) {
   static const auto kLocal = std::make_shared<LocalFileSystem>();

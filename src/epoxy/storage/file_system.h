@@ -64,6 +64,9 @@ class FileSystem {
   virtual Status Rename(const std::string& from, const std::string& to) = 0;
 };
 
+/// A RandomAccessFile over bytes in memory (tests, fuzzing, small objects).
+std::unique_ptr<RandomAccessFile> MakeBufferFile(std::string name, BufferPtr bytes);
+
 /// The file system serving `uri` (a plain path, file://, or s3://).
 Result<std::shared_ptr<FileSystem>> FileSystemFor(std::string_view uri);
 

@@ -324,6 +324,7 @@ Status ReadColumnChunk(const RandomAccessFile& file, const ColumnChunk& chunk,
   }
   if (!chunk.meta_data) return Status::InvalidData("column chunk '{}' has no metadata", element.name);
   const ColumnMetaData& md = *chunk.meta_data;
+  if (md.num_values == 0) return Status::OK();  // an empty chunk may point nowhere
   if (md.type != *element.type) {
     return Status::InvalidData("column '{}' chunk type {} differs from the schema's {}", element.name,
                                PhysicalTypeName(md.type), PhysicalTypeName(*element.type));

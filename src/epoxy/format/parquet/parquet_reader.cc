@@ -88,9 +88,15 @@ bool BoundToLiteral(const SchemaElement& e, const TypePtr& type, const std::stri
 
 Result<std::unique_ptr<ParquetFile>> ParquetFile::Open(const std::string& path) {
   EPOXY_ASSIGN_OR_RETURN(auto fs, FileSystemFor(path));
+  EPOXY_ASSIGN_OR_RETURN(std::unique_ptr<RandomAccessFile> file, fs->OpenForRead(path));
+  return Open(std::move(file));
+}
+
+Result<std::unique_ptr<ParquetFile>> ParquetFile::Open(std::unique_ptr<RandomAccessFile> file) {
   auto pf = std::unique_ptr<ParquetFile>(new ParquetFile());
-  pf->path_ = path;
-  EPOXY_ASSIGN_OR_RETURN(pf->file_, fs->OpenForRead(path));
+  pf->path_ = file->path();
+  pf->file_ = std::move(file);
+  const std::string& path = pf->path_;
   int64_t size = pf->file_->size();
   if (size < 12) {
     return Status::InvalidData("'{}' is not a Parquet file: {} bytes is too short", path, size);

@@ -19,6 +19,8 @@ class ParquetFile {
   /// Reads and checks the footer. A file that is not Parquet, truncated, encrypted or whose
   /// metadata is corrupt gives an error naming the file and the problem.
   static Result<std::unique_ptr<ParquetFile>> Open(const std::string& path);
+  /// The same over an already open file (tests and fuzzing read from memory).
+  static Result<std::unique_ptr<ParquetFile>> Open(std::unique_ptr<RandomAccessFile> file);
 
   const std::string& path() const { return path_; }
   const FileMetaData& metadata() const { return metadata_; }

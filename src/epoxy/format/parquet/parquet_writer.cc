@@ -538,14 +538,21 @@ class ParquetWriter::Impl {
       return Status::InvalidInput("batch schema ({}) differs from the file's ({})",
                                   batch.schema()->ColumnNames(), schema_->ColumnNames());
     }
-    Shredder shredder(leaves_);
-    for (int c = 0; c < batch.num_columns(); ++c) {
-      EPOXY_RETURN_NOT_OK(shredder.ShredColumn(file_schema_->fields[c], *batch.column(c)));
+    // Large batches go in slices, so that row groups keep near their target size.
+    constexpr int64_t kSliceRows = 1024;
+    for (int64_t start = 0; start < batch.num_rows(); start += kSliceRows) {
+      int64_t n = std::min(kSliceRows, batch.num_rows() - start);
+      BatchPtr slice = n == batch.num_rows() ? nullptr : batch.Slice(start, n);
+      const Batch& part = slice ? *slice : batch;
+      Shredder shredder(leaves_);
+      for (int c = 0; c < part.num_columns(); ++c) {
+        EPOXY_RETURN_NOT_OK(shredder.ShredColumn(file_schema_->fields[c], *part.column(c)));
+      }
+      buffered_rows_ += n;
+      int64_t bytes = 0;
+      for (const auto& l : leaves_) bytes += l.MemoryBytes();
+      if (bytes >= options_.row_group_bytes) EPOXY_RETURN_NOT_OK(FlushRowGroup());
     }
-    buffered_rows_ += batch.num_rows();
-    int64_t bytes = 0;
-    for (const auto& l : leaves_) bytes += l.MemoryBytes();
-    if (bytes >= options_.row_group_bytes) return FlushRowGroup();
     return Status::OK();
   }
 
