@@ -16,6 +16,11 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev python3
 )
 
+# Node.js and npm run DuckDB, the tests' oracle; any node >= 18 on the PATH will do.
+if ! command -v node > /dev/null || ! command -v npm > /dev/null; then
+  packages+=(nodejs npm)
+fi
+
 missing=()
 for p in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then

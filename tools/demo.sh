@@ -32,3 +32,11 @@ step "A malformed record is reported with its file and line; the good records st
   "epoxy cat bad.csv"
 printf 'id,name\n1,alice\n2,bob,extra\n3,carol\n' > "$data/bad.csv"
 "$epoxy" cat "$data/bad.csv" || echo "(exit code $?: records were skipped)"
+
+step "Convert the JSON Lines to Parquet (snappy), then read it back" "epoxy convert $data/json $data/parquet/"
+"$epoxy" convert "$data/json" "$data/parquet/"
+"$epoxy" cat "$data/parquet" --limit 2
+
+step "What the Parquet file holds: row groups, column chunks, encodings, statistics" \
+  "epoxy parquet-meta $data/parquet/part-*.parquet"
+"$epoxy" parquet-meta "$data"/parquet/part-*.parquet | head -n 18

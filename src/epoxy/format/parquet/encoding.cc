@@ -288,15 +288,19 @@ void RleEncoder::FlushLiterals(bool final) {
   }
   size_t groups = literals_.size() / 8;
   WriteVarint((static_cast<uint64_t>(groups) << 1) | 1);
-  size_t start = out_.size();
-  out_.resize(start + groups * static_cast<size_t>(bit_width_), '\0');
-  uint8_t* dst = reinterpret_cast<uint8_t*>(out_.data() + start);
+  // Pack LSB first through a 64-bit accumulator (bit_width_ <= 32, so it never overflows).
+  uint64_t acc = 0;
+  int bits = 0;
   for (size_t i = 0; i < groups * 8; ++i) {
-    uint64_t bit = i * static_cast<uint64_t>(bit_width_);
-    for (int b = 0; b < bit_width_; ++b, ++bit) {
-      if ((literals_[i] >> b) & 1) dst[bit >> 3] |= static_cast<uint8_t>(1u << (bit & 7));
+    acc |= static_cast<uint64_t>(literals_[i]) << bits;
+    bits += bit_width_;
+    while (bits >= 8) {
+      out_.push_back(static_cast<char>(acc & 0xFF));
+      acc >>= 8;
+      bits -= 8;
     }
   }
+  // groups * 8 values of bit_width_ bits always end on a byte boundary.
   literals_.erase(literals_.begin(), literals_.begin() + static_cast<std::ptrdiff_t>(groups * 8));
 }
 

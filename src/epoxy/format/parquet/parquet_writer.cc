@@ -68,6 +68,11 @@ class Shredder {
     LeafBuffer& leaf = leaves_[node.leaf];
     int64_t n = array.length();
     bool optional = node.def_level > 0;
+    if (array.null_count() == 0 && BulkCopy(leaf, array)) {
+      if (optional) leaf.def.insert(leaf.def.end(), static_cast<size_t>(n), node.def_level);
+      leaf.num_values += n;
+      return Status::OK();
+    }
     for (int64_t i = 0; i < n; ++i) {
       bool valid = array.IsValid(i);
       if (optional) leaf.def.push_back(valid ? node.def_level : static_cast<int16_t>(node.def_level - 1));
@@ -78,6 +83,37 @@ class Shredder {
       }
     }
     return Status::OK();
+  }
+
+  /// Copies a null-free array whose physical layout matches the leaf's; false when it does not.
+  static bool BulkCopy(LeafBuffer& leaf, const Array& array) {
+    int64_t n = array.length();
+    switch (array.type_id()) {
+      case TypeId::kInt:
+      case TypeId::kDate:
+      case TypeId::kBigInt:
+      case TypeId::kTimestamp:
+      case TypeId::kFloat:
+      case TypeId::kDouble: {
+        int width = array.type()->byte_width();
+        leaf.fixed.append(reinterpret_cast<const char*>(array.buffers()[1]->data()) + array.offset() * width,
+                          static_cast<size_t>(n * width));
+        return true;
+      }
+      case TypeId::kString:
+      case TypeId::kBinary: {
+        const int32_t* o = array.offsets();
+        uint64_t base = leaf.bytes.size();
+        if (base + static_cast<uint64_t>(o[n] - o[0]) > UINT32_MAX) return false;
+        leaf.bytes.append(reinterpret_cast<const char*>(array.buffers()[2]->data()) + o[0],
+                          static_cast<size_t>(o[n] - o[0]));
+        for (int64_t i = 1; i <= n; ++i) {
+          leaf.offsets.push_back(static_cast<uint32_t>(base + static_cast<uint64_t>(o[i] - o[0])));
+        }
+        return true;
+      }
+      default: return false;
+    }
   }
 
   void EmitNull(const SchemaNode& node, int16_t rep, int16_t def) {
@@ -522,13 +558,7 @@ class ParquetWriter::Impl {
     metadata_.created_by = CreatedBy();
     metadata_.key_value_metadata = options_.key_value_metadata;
     EPOXY_ASSIGN_OR_RETURN(file_schema_, BuildFileSchema(metadata_));
-    leaves_.resize(file_schema_->leaves.size());
-    for (size_t i = 0; i < leaves_.size(); ++i) {
-      const SchemaNode* node = file_schema_->leaves[i];
-      leaves_[i].node = node;
-      leaves_[i].physical = *node->element->type;
-      leaves_[i].fixed_width = node->element->type_length;
-    }
+    leaves_ = FreshLeaves();
     metadata_.column_orders.assign(leaves_.size(), 1);
     return Append("PAR1");
   }
@@ -556,25 +586,40 @@ class ParquetWriter::Impl {
     return Status::OK();
   }
 
+  /// Hands the buffered row group to the pool for encoding and returns at once, so that the next
+  /// row group fills while this one compresses; the previous one is written out first. At most
+  /// two row groups are in memory.
   Status FlushRowGroup() {
     if (buffered_rows_ == 0 && !metadata_.row_groups.empty()) return Status::OK();
-    std::vector<Result<EncodedChunk>> chunks(leaves_.size(), Status::Internal("not encoded"));
-    {
-      TaskGroup tasks(options_.pool ? *options_.pool : ThreadPool::Default());
-      for (size_t i = 0; i < leaves_.size(); ++i) {
-        tasks.Spawn([this, &chunks, i]() -> Status {
-          chunks[i] = ChunkEncoder(leaves_[i], options_).Encode();
-          return chunks[i].status();
-        });
-      }
-      EPOXY_RETURN_NOT_OK(tasks.Wait());
+    EPOXY_RETURN_NOT_OK(FinishPending());
+    auto pending = std::make_unique<PendingRowGroup>(options_.pool ? *options_.pool : ThreadPool::Default());
+    pending->rows = buffered_rows_;
+    pending->leaves = std::move(leaves_);
+    pending->chunks.assign(pending->leaves.size(), Status::Internal("not encoded"));
+    PendingRowGroup* p = pending.get();
+    for (size_t i = 0; i < p->leaves.size(); ++i) {
+      p->tasks.Spawn([this, p, i]() -> Status {
+        p->chunks[i] = ChunkEncoder(p->leaves[i], options_).Encode();
+        return p->chunks[i].status();
+      });
     }
+    pending_ = std::move(pending);
+    leaves_ = FreshLeaves();
+    buffered_rows_ = 0;
+    return Status::OK();
+  }
+
+  /// Waits for the row group being encoded and appends it to the file.
+  Status FinishPending() {
+    if (pending_ == nullptr) return Status::OK();
+    std::unique_ptr<PendingRowGroup> p = std::move(pending_);
+    EPOXY_RETURN_NOT_OK(p->tasks.Wait());
     RowGroup group;
-    group.num_rows = buffered_rows_;
+    group.num_rows = p->rows;
     group.file_offset = position_;
     int64_t compressed = 0;
-    for (size_t i = 0; i < leaves_.size(); ++i) {
-      EncodedChunk& chunk = *chunks[i];
+    for (size_t i = 0; i < p->leaves.size(); ++i) {
+      EncodedChunk& chunk = *p->chunks[i];
       int64_t start = position_;
       EPOXY_RETURN_NOT_OK(Append(chunk.bytes));
       ColumnChunk cc;
@@ -591,17 +636,21 @@ class ParquetWriter::Impl {
       offset_indexes_.push_back(std::move(chunk.offset_index));
       column_indexes_.push_back(std::move(chunk.column_index));
       group.columns.push_back(std::move(cc));
-      leaves_[i].Clear();
     }
     group.total_compressed_size = compressed;
-    metadata_.num_rows += buffered_rows_;
+    metadata_.num_rows += p->rows;
     metadata_.row_groups.push_back(std::move(group));
-    buffered_rows_ = 0;
+    // Keep the buffers (and their capacity) for a later row group: no fresh pages to fault in.
+    for (auto& leaf : p->leaves) leaf.Clear();
+    spare_ = std::move(p->leaves);
     return Status::OK();
   }
 
   Status Close() {
-    if (buffered_rows_ > 0 || metadata_.row_groups.empty()) EPOXY_RETURN_NOT_OK(FlushRowGroup());
+    if (buffered_rows_ > 0 || (metadata_.row_groups.empty() && pending_ == nullptr)) {
+      EPOXY_RETURN_NOT_OK(FlushRowGroup());
+    }
+    EPOXY_RETURN_NOT_OK(FinishPending());
     // Page indexes: all column indexes, then all offset indexes, before the footer.
     size_t k = 0;
     for (auto& group : metadata_.row_groups) {
@@ -633,6 +682,27 @@ class ParquetWriter::Impl {
   int64_t bytes_written() const { return position_; }
 
  private:
+  /// A row group whose column chunks are being encoded on the pool.
+  struct PendingRowGroup {
+    explicit PendingRowGroup(ThreadPool& pool) : tasks(pool) {}
+    int64_t rows = 0;
+    std::vector<LeafBuffer> leaves;
+    std::vector<Result<EncodedChunk>> chunks;
+    TaskGroup tasks;  // last member: destroyed (waited for) first
+  };
+
+  std::vector<LeafBuffer> FreshLeaves() {
+    if (!spare_.empty()) return std::move(spare_);
+    std::vector<LeafBuffer> leaves(file_schema_->leaves.size());
+    for (size_t i = 0; i < leaves.size(); ++i) {
+      const SchemaNode* node = file_schema_->leaves[i];
+      leaves[i].node = node;
+      leaves[i].physical = *node->element->type;
+      leaves[i].fixed_width = node->element->type_length;
+    }
+    return leaves;
+  }
+
   Status Append(std::string_view bytes) {
     EPOXY_RETURN_NOT_OK(sink_->Append(bytes));
     position_ += static_cast<int64_t>(bytes.size());
@@ -670,6 +740,8 @@ class ParquetWriter::Impl {
   std::vector<ColumnIndex> column_indexes_;
   int64_t buffered_rows_ = 0;
   int64_t position_ = 0;
+  std::vector<LeafBuffer> spare_;  // cleared buffers of a written row group
+  std::unique_ptr<PendingRowGroup> pending_;  // declared last: its tasks finish before the rest goes
 };
 
 ParquetWriter::ParquetWriter(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
