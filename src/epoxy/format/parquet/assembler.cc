@@ -330,11 +330,113 @@ class Assembler {
   const std::vector<LeafData>& leaves_;
 };
 
+/// Flat columns of the common types, built from whole buffers instead of value by value. Returns
+/// null when the column needs the general path (nesting, or a conversion).
+Result<ArrayPtr> BuildFlat(const SchemaNode& node, LeafData& leaf, int64_t num_rows) {
+  const SchemaElement& e = *node.element;
+  const TypeId target = node.type->id();
+  const PhysicalType physical = *e.type;
+  const LogicalType& lt = e.logical;
+  int width = 0;
+  bool direct = false;
+  switch (target) {
+    case TypeId::kInt:
+    case TypeId::kDate:
+      direct = physical == PhysicalType::kInt32 && !(lt.kind == LogicalType::kInteger && !lt.is_signed) &&
+               e.converted_type.value_or(-1) != static_cast<int>(ConvertedType::kUint16);
+      width = 4;
+      break;
+    case TypeId::kBigInt:
+      direct = physical == PhysicalType::kInt64;
+      width = 8;
+      break;
+    case TypeId::kTimestamp:
+      direct = physical == PhysicalType::kInt64 &&
+               ((lt.kind == LogicalType::kTimestamp && lt.unit == TimeUnit::kMicros) ||
+                (lt.kind != LogicalType::kTimestamp &&
+                 e.converted_type.value_or(-1) == static_cast<int>(ConvertedType::kTimestampMicros)));
+      width = 8;
+      break;
+    case TypeId::kFloat:
+      direct = physical == PhysicalType::kFloat;
+      width = 4;
+      break;
+    case TypeId::kDouble:
+      direct = physical == PhysicalType::kDouble;
+      width = 8;
+      break;
+    case TypeId::kString:
+    case TypeId::kBinary:
+      direct = physical == PhysicalType::kByteArray;
+      break;
+    default: break;
+  }
+  if (!direct || leaf.num_entries != num_rows) return ArrayPtr();
+  const bool has_levels = !leaf.def.empty();
+  const int16_t max_def = node.def_level;
+  // Validity from the definition levels.
+  BufferPtr validity;
+  int64_t nulls = num_rows - leaf.num_values;
+  if (has_levels && nulls > 0) {
+    EPOXY_ASSIGN_OR_RETURN(BufferPtr bits, Buffer::AllocateZeroed(bit_util::BytesForBits(num_rows)));
+    uint8_t* b = const_cast<uint8_t*>(bits->data());
+    for (int64_t i = 0; i < num_rows; ++i) {
+      if (leaf.def[i] == max_def) bit_util::SetBit(b, i);
+    }
+    validity = std::move(bits);
+  }
+  if (width > 0) {
+    BufferPtr values;
+    if (nulls == 0) {
+      // The decoded values are the column: hand the bytes over without copying.
+      auto holder = std::make_shared<std::string>(std::move(leaf.fixed));
+      values = Buffer::Wrap(reinterpret_cast<const uint8_t*>(holder->data()),
+                            static_cast<int64_t>(holder->size()), holder);
+    } else {
+      BufferBuilder builder;
+      EPOXY_RETURN_NOT_OK(builder.AppendZeros(num_rows * width));
+      uint8_t* dst = builder.mutable_data();
+      const char* src = leaf.fixed.data();
+      for (int64_t i = 0, k = 0; i < num_rows; ++i) {
+        if (leaf.def[i] == max_def) std::memcpy(dst + i * width, src + (k++) * width, static_cast<size_t>(width));
+      }
+      EPOXY_ASSIGN_OR_RETURN(values, builder.Finish());
+    }
+    return Array::Make(node.type, num_rows, {std::move(validity), std::move(values)}, {}, nulls);
+  }
+  // Strings: one pass for the offsets, one copy of the bytes.
+  BufferBuilder offsets;
+  EPOXY_RETURN_NOT_OK(offsets.Reserve((num_rows + 1) * 4));
+  int64_t total = 0;
+  for (const auto& v : leaf.binary) total += static_cast<int64_t>(v.size());
+  if (total > INT32_MAX) return Status::OutOfMemory("a string column of one row group exceeds 2 GiB");
+  BufferBuilder data;
+  EPOXY_RETURN_NOT_OK(data.Reserve(total));
+  int32_t at = 0;
+  offsets.UnsafeAppendValue(at);
+  for (int64_t i = 0, k = 0; i < num_rows; ++i) {
+    if (!has_levels || leaf.def[i] == max_def) {
+      std::string_view v = leaf.binary[static_cast<size_t>(k++)];
+      data.UnsafeAppend(v.data(), static_cast<int64_t>(v.size()));
+      at += static_cast<int32_t>(v.size());
+    }
+    offsets.UnsafeAppendValue(at);
+  }
+  EPOXY_ASSIGN_OR_RETURN(BufferPtr offsets_buffer, offsets.Finish());
+  EPOXY_ASSIGN_OR_RETURN(BufferPtr data_buffer, data.Finish());
+  return Array::Make(node.type, num_rows, {std::move(validity), std::move(offsets_buffer), std::move(data_buffer)},
+                     {}, nulls);
+}
+
 }  // namespace
 
-Result<ArrayPtr> AssembleField(const SchemaNode& field, const std::vector<LeafData>& leaves,
+Result<ArrayPtr> AssembleField(const SchemaNode& field, std::vector<LeafData>& leaves,
                                int64_t num_rows) {
   if (field.first_leaf < 0) return Status::NotSupported("empty group '{}'", field.name);
+  if (field.kind == SchemaNode::Kind::kPrimitive && field.rep_level == 0) {
+    EPOXY_ASSIGN_OR_RETURN(ArrayPtr flat, BuildFlat(field, leaves[field.leaf], num_rows));
+    if (flat != nullptr) return flat;
+  }
   std::vector<const SchemaNode*> path{&field};
   Slots slots = TopSlots(leaves[field.first_leaf]);
   if (static_cast<int64_t>(slots.size()) != num_rows) {

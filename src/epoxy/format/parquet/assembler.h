@@ -12,8 +12,9 @@
 namespace epoxy::parquet {
 
 /// The array of top-level field `field` for one row group of `num_rows` rows. `leaves[i]` holds
-/// column i's decoded chunk (only the leaves under `field` are used).
-Result<ArrayPtr> AssembleField(const SchemaNode& field, const std::vector<LeafData>& leaves,
+/// column i's decoded chunk (only the leaves under `field` are used; flat columns may take their
+/// decoded bytes over).
+Result<ArrayPtr> AssembleField(const SchemaNode& field, std::vector<LeafData>& leaves,
                                int64_t num_rows);
 
 }  // namespace epoxy::parquet
