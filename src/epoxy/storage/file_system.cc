@@ -4,7 +4,10 @@
 
 #include <algorithm>
 
+#include <mutex>
+
 #include "epoxy/storage/local_file_system.h"
+#include "epoxy/storage/s3/s3_file_system.h"
 
 namespace epoxy {
 
@@ -38,10 +41,14 @@ Result<std::shared_ptr<FileSystem>> FileSystemFor(std::string_view uri) {
   if (scheme_end == std::string_view::npos || uri.starts_with("file://")) return kLocal;
   std::string_view scheme = uri.substr(0, scheme_end);
   if (scheme == "s3" || scheme == "s3a" || scheme == "s3n") {
-    return Status::NotSupported(
-        "'{}': this build of epoxy reads local folders and file:// URIs only; s3:// support "
-        "arrives with the S3 storage layer",
-        uri);
+    static std::mutex mu;
+    static std::shared_ptr<FileSystem> s3;
+    std::lock_guard lock(mu);
+    if (s3 == nullptr) {
+      EPOXY_ASSIGN_OR_RETURN(std::shared_ptr<S3Client> client, S3Client::Default());
+      s3 = std::make_shared<S3FileSystem>(std::move(client));
+    }
+    return s3;
   }
   return Status::InvalidInput("'{}': unknown URI scheme '{}' (use a path, file:// or s3://)", uri,
                               scheme);
