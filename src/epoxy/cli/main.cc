@@ -5,6 +5,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "epoxy/cli/catalog_command.h"
 #include "epoxy/cli/read_command.h"
 #include "epoxy/common/thread_pool.h"
 #include "epoxy/memory/memory_pool.h"
@@ -82,6 +83,25 @@ int main(int argc, char** argv) {
   meta->add_flag("--json", meta_json, "print JSON instead of text");
   AddRuntimeOptions(meta, &runtime);
 
+  epoxy::cli::CatalogArgs catalog_args;
+  CLI::App* catalog = app.add_subcommand("catalog", "the Data Catalog: databases, tables, partitions");
+  catalog->add_option("action", catalog_args.action,
+                      "databases | create-database NAME | delete-database NAME | tables DB | "
+                      "table DB TABLE | partitions DB TABLE | versions DB TABLE | "
+                      "create-table DB TABLE | create-partition DB TABLE | delete-table DB TABLE")
+      ->required();
+  catalog->add_option("names", catalog_args.names, "database and table names");
+  catalog->add_option("--catalog", catalog_args.catalog,
+                      "sqlite:///path/catalog.db (default: $EPOXY_HOME/catalog.db, EPOXY_HOME=~/.epoxy)");
+  catalog->add_flag("--json", catalog_args.json, "print the Glue API response shape");
+  catalog->add_option("--expression", catalog_args.expression, "partitions: Glue's GetPartitions expression");
+  catalog->add_option("--location", catalog_args.location, "create-table / create-partition: the data's location");
+  catalog->add_option("--columns", catalog_args.columns, "create-table: name:type,...");
+  catalog->add_option("--partition-keys", catalog_args.partition_keys, "create-table: name:type,...");
+  catalog->add_option("--format", catalog_args.format, "create-table: parquet (default), csv or json");
+  catalog->add_option("--values", catalog_args.values, "create-partition: v1,v2,...");
+  AddRuntimeOptions(catalog, &runtime);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -108,6 +128,8 @@ int main(int argc, char** argv) {
     result = epoxy::cli::RunConvert(convert_args);
   } else if (*meta) {
     result = epoxy::cli::RunParquetMeta(meta_path, meta_json);
+  } else if (*catalog) {
+    result = epoxy::cli::RunCatalog(catalog_args);
   }
   if (!result.ok()) return Fail(result.status());
   return *result;

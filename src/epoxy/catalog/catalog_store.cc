@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: Apache-2.0
+// Opening a catalog, and Glue's error names and naming rules.
+#include "epoxy/catalog/catalog_store.h"
+
+#include <cstdlib>
+
+#include "epoxy/catalog/sqlite/sqlite_catalog_store.h"
+
+namespace epoxy::catalog {
+
+Result<std::unique_ptr<CatalogStore>> CatalogStore::Open(const std::string& uri) {
+  std::string path = uri;
+  if (path.empty()) {
+    const char* home = std::getenv("EPOXY_HOME");
+    std::string base = home && *home ? home : std::string(std::getenv("HOME") ? std::getenv("HOME") : ".") + "/.epoxy";
+    path = base + "/catalog.db";
+  } else if (path.rfind("sqlite://", 0) == 0) {
+    path = path.substr(9);
+  } else if (path.find("://") != std::string::npos) {
+    return Status::NotSupported("catalog '{}': only sqlite:///path catalogs are supported by this build", uri);
+  }
+  if (path.empty()) return Status::InvalidInput("catalog '{}' names no file", uri);
+  return OpenSqliteCatalog(path);
+}
+
+std::string_view GlueErrorName(const Status& status) {
+  switch (status.code()) {
+    case StatusCode::kNotFound: return "EntityNotFoundException";
+    case StatusCode::kAlreadyExists: return "AlreadyExistsException";
+    case StatusCode::kInvalidInput: return "InvalidInputException";
+    default: return "InternalServiceException";
+  }
+}
+
+Status ValidateName(std::string_view kind, const std::string& name) {
+  if (name.empty() || name.size() > 255) {
+    return Status::InvalidInput("{} name '{}' must be 1 to 255 characters long", kind, name);
+  }
+  for (unsigned char c : name) {
+    if (c < 0x20 || c == 0x7F) {
+      return Status::InvalidInput("{} name '{}' must be one line without control characters", kind, name);
+    }
+  }
+  return Status::OK();
+}
+
+}  // namespace epoxy::catalog

@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: Apache-2.0
+// CatalogStore: Glue's Data Catalog (databases, tables with versions, partitions) behind one
+// interface, with SQLite now and PostgreSQL later. Objects are JSON in the exact shapes of the
+// Glue API (Database, Table, Partition, TableVersion), so the API server passes them through.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "epoxy/common/result.h"
+
+namespace epoxy::catalog {
+
+using Json = nlohmann::json;
+
+/// One page of a listing; `next_token` is empty on the last page (Glue's NextToken).
+struct Page {
+  std::vector<Json> items;
+  std::string next_token;
+};
+
+/// Errors: kNotFound (EntityNotFoundException), kAlreadyExists (AlreadyExistsException),
+/// kInvalidInput (InvalidInputException). Every multi-step change is one transaction; several
+/// processes may share a store.
+class CatalogStore {
+ public:
+  virtual ~CatalogStore() = default;
+
+  /// "sqlite:///path/catalog.db", a plain path, or "" for $EPOXY_HOME/catalog.db (EPOXY_HOME
+  /// defaults to ~/.epoxy).
+  static Result<std::unique_ptr<CatalogStore>> Open(const std::string& uri);
+
+  virtual Status CreateDatabase(const Json& database_input) = 0;
+  virtual Result<Json> GetDatabase(const std::string& name) = 0;
+  virtual Result<Page> GetDatabases(const std::string& next_token, int max_results) = 0;
+  /// Deletes the database with its tables and partitions.
+  virtual Status DeleteDatabase(const std::string& name) = 0;
+
+  virtual Status CreateTable(const std::string& database, const Json& table_input) = 0;
+  virtual Result<Json> GetTable(const std::string& database, const std::string& name) = 0;
+  virtual Result<Page> GetTables(const std::string& database, const std::string& next_token,
+                                 int max_results) = 0;
+  /// Replaces the table definition; the previous one stays as a version unless `skip_archive`.
+  virtual Status UpdateTable(const std::string& database, const Json& table_input,
+                             bool skip_archive) = 0;
+  virtual Status DeleteTable(const std::string& database, const std::string& name) = 0;
+  virtual Result<Page> GetTableVersions(const std::string& database, const std::string& table,
+                                        const std::string& next_token, int max_results) = 0;
+  virtual Status DeleteTableVersion(const std::string& database, const std::string& table,
+                                    const std::string& version_id) = 0;
+
+  /// Creates partitions in one transaction; returns the PartitionError objects of the inputs
+  /// that failed (the others are created), as BatchCreatePartition does.
+  virtual Result<std::vector<Json>> BatchCreatePartition(const std::string& database,
+                                                         const std::string& table,
+                                                         const std::vector<Json>& inputs) = 0;
+  virtual Result<Json> GetPartition(const std::string& database, const std::string& table,
+                                    const std::vector<std::string>& values) = 0;
+  /// Partitions matching Glue's `expression` (empty for all), filtered inside the store.
+  /// `total_segments` > 1 returns only segment `segment` of a stable split.
+  virtual Result<Page> GetPartitions(const std::string& database, const std::string& table,
+                                     const std::string& expression, const std::string& next_token,
+                                     int max_results, int segment = 0, int total_segments = 1) = 0;
+  virtual Status DeletePartition(const std::string& database, const std::string& table,
+                                 const std::vector<std::string>& values) = 0;
+};
+
+/// The Glue exception name for a failed status ("EntityNotFoundException", ...).
+std::string_view GlueErrorName(const Status& status);
+
+/// Checks a database or table name against Glue's rules (1 to 255 characters, one line).
+Status ValidateName(std::string_view kind, const std::string& name);
+
+}  // namespace epoxy::catalog

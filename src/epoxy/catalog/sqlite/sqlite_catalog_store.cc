@@ -1,0 +1,589 @@
+// SPDX-License-Identifier: Apache-2.0
+// SqliteCatalogStore.
+#include "epoxy/catalog/sqlite/sqlite_catalog_store.h"
+
+#include <sqlite3.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <mutex>
+
+#include <nlohmann/json.hpp>
+
+#include "epoxy/catalog/partition_expression.h"
+#include "epoxy/types/data_type.h"
+
+namespace epoxy::catalog {
+namespace {
+
+constexpr int kSchemaVersion = 1;
+constexpr int kMaxPartitionKeys = 10;
+
+const char* kMigrations[] = {
+    // version 1
+    R"(CREATE TABLE databases(name TEXT PRIMARY KEY, doc TEXT NOT NULL);
+       CREATE TABLE tables(db TEXT NOT NULL, name TEXT NOT NULL, doc TEXT NOT NULL,
+                           version INTEGER NOT NULL, PRIMARY KEY(db, name));
+       CREATE TABLE table_versions(db TEXT NOT NULL, name TEXT NOT NULL, version INTEGER NOT NULL,
+                                   doc TEXT NOT NULL, PRIMARY KEY(db, name, version));
+       CREATE TABLE partitions(id INTEGER PRIMARY KEY AUTOINCREMENT, db TEXT NOT NULL,
+                               tbl TEXT NOT NULL, vals TEXT NOT NULL, doc TEXT NOT NULL,
+                               v0 TEXT, v1 TEXT, v2 TEXT, v3 TEXT, v4 TEXT, v5 TEXT, v6 TEXT,
+                               v7 TEXT, v8 TEXT, v9 TEXT, UNIQUE(db, tbl, vals));
+       CREATE INDEX partitions_by_values ON partitions(db, tbl, v0, v1, v2, v3);)",
+};
+
+double Now() {
+  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+std::string Lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+/// Opaque page tokens: the last id or name seen, hex-encoded.
+std::string EncodeToken(const std::string& raw) {
+  static const char* kHex = "0123456789abcdef";
+  std::string out;
+  for (unsigned char c : raw) {
+    out.push_back(kHex[c >> 4]);
+    out.push_back(kHex[c & 15]);
+  }
+  return out;
+}
+
+Result<std::string> DecodeToken(const std::string& token) {
+  if (token.size() % 2 != 0) return Status::InvalidInput("invalid NextToken");
+  std::string out;
+  for (size_t i = 0; i < token.size(); i += 2) {
+    auto hex = [](char c) -> int {
+      if (c >= '0' && c <= '9') return c - '0';
+      if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+      return -1;
+    };
+    int hi = hex(token[i]), lo = hex(token[i + 1]);
+    if (hi < 0 || lo < 0) return Status::InvalidInput("invalid NextToken");
+    out.push_back(static_cast<char>(hi * 16 + lo));
+  }
+  return out;
+}
+
+/// A prepared statement that finalizes itself.
+class Stmt {
+ public:
+  Stmt(sqlite3* db, const std::string& sql) : db_(db) { rc_ = sqlite3_prepare_v2(db, sql.c_str(), -1, &stmt_, nullptr); }
+  ~Stmt() { sqlite3_finalize(stmt_); }
+  Stmt(const Stmt&) = delete;
+  Stmt& operator=(const Stmt&) = delete;
+
+  Status ok() const {
+    if (rc_ == SQLITE_OK) return Status::OK();
+    return Status::Internal("catalog query failed to prepare: {}", sqlite3_errmsg(db_));
+  }
+  Stmt& Bind(int i, const std::string& v) {
+    sqlite3_bind_text(stmt_, i, v.c_str(), static_cast<int>(v.size()), SQLITE_TRANSIENT);
+    return *this;
+  }
+  Stmt& Bind(int i, int64_t v) {
+    sqlite3_bind_int64(stmt_, i, v);
+    return *this;
+  }
+  Stmt& BindNull(int i) {
+    sqlite3_bind_null(stmt_, i);
+    return *this;
+  }
+  /// SQLITE_ROW, SQLITE_DONE, or an error code.
+  int Step() { return sqlite3_step(stmt_); }
+  std::string Text(int col) const {
+    const unsigned char* t = sqlite3_column_text(stmt_, col);
+    return t ? std::string(reinterpret_cast<const char*>(t), static_cast<size_t>(sqlite3_column_bytes(stmt_, col))) : "";
+  }
+  int64_t Int(int col) const { return sqlite3_column_int64(stmt_, col); }
+
+ private:
+  sqlite3* db_;
+  sqlite3_stmt* stmt_ = nullptr;
+  int rc_;
+};
+
+class SqliteCatalogStore final : public CatalogStore {
+ public:
+  SqliteCatalogStore(sqlite3* db, std::string path) : db_(db), path_(std::move(path)) {}
+  ~SqliteCatalogStore() override { sqlite3_close_v2(db_); }
+
+  Status Init() {
+    // Writers wait for each other up to this long (EPOXY_CATALOG_BUSY_TIMEOUT_MS, default 30 s).
+    const char* env = std::getenv("EPOXY_CATALOG_BUSY_TIMEOUT_MS");
+    long busy_ms = env ? std::atol(env) : 30000;
+    EPOXY_RETURN_NOT_OK(Exec(fmt::format("PRAGMA busy_timeout = {}", busy_ms > 0 ? busy_ms : 30000)));
+    // Reading the schema first tells a corrupt or foreign file apart before anything is written.
+    int64_t version = 0;
+    {
+      Stmt check(db_, "SELECT count(*) FROM sqlite_master");
+      if (!check.ok().ok() || check.Step() != SQLITE_ROW) {
+        return Status::InvalidData("'{}' is not an epoxy catalog (or is corrupt): {}", path_, sqlite3_errmsg(db_));
+      }
+    }
+    EPOXY_RETURN_NOT_OK(Exec("PRAGMA journal_mode = WAL"));
+    EPOXY_RETURN_NOT_OK(Exec("PRAGMA case_sensitive_like = ON"));
+    EPOXY_RETURN_NOT_OK(Exec("PRAGMA synchronous = NORMAL"));
+    EPOXY_RETURN_NOT_OK(Exec("BEGIN IMMEDIATE"));
+    Status st = [&]() -> Status {
+      EPOXY_RETURN_NOT_OK(Exec("CREATE TABLE IF NOT EXISTS epoxy_meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)"));
+      Stmt get(db_, "SELECT value FROM epoxy_meta WHERE key = 'schema_version'");
+      EPOXY_RETURN_NOT_OK(get.ok());
+      if (get.Step() == SQLITE_ROW) version = std::atoll(get.Text(0).c_str());
+      if (version > kSchemaVersion) {
+        return Status::NotSupported(
+            "catalog '{}' was written by a newer epoxy (schema version {}; this epoxy knows up to {})",
+            path_, version, kSchemaVersion);
+      }
+      for (int64_t v = version; v < kSchemaVersion; ++v) EPOXY_RETURN_NOT_OK(Exec(kMigrations[v]));
+      Stmt set(db_, "INSERT OR REPLACE INTO epoxy_meta(key, value) VALUES('schema_version', ?)");
+      EPOXY_RETURN_NOT_OK(set.ok());
+      set.Bind(1, std::to_string(kSchemaVersion));
+      if (set.Step() != SQLITE_DONE) return Error("recording the schema version");
+      return Status::OK();
+    }();
+    return Finish(st);
+  }
+
+  Status CreateDatabase(const Json& input) override {
+    if (!input.is_object() || !input.contains("Name") || !input["Name"].is_string()) {
+      return Status::InvalidInput("DatabaseInput needs a Name");
+    }
+    std::string name = Lower(input["Name"].get<std::string>());
+    EPOXY_RETURN_NOT_OK(ValidateName("database", name));
+    Json doc = input;
+    doc["Name"] = name;
+    doc["CreateTime"] = Now();
+    if (!doc.contains("Parameters")) doc["Parameters"] = Json::object();
+    std::lock_guard lock(mu_);
+    Stmt insert(db_, "INSERT INTO databases(name, doc) VALUES(?, ?)");
+    EPOXY_RETURN_NOT_OK(insert.ok());
+    insert.Bind(1, name).Bind(2, doc.dump());
+    int rc = insert.Step();
+    if (rc == SQLITE_CONSTRAINT) return Status::AlreadyExists("database {} already exists", name);
+    if (rc != SQLITE_DONE) return Error("creating database " + name);
+    return Status::OK();
+  }
+
+  Result<Json> GetDatabase(const std::string& raw) override {
+    std::string name = Lower(raw);
+    std::lock_guard lock(mu_);
+    Stmt get(db_, "SELECT doc FROM databases WHERE name = ?");
+    EPOXY_RETURN_NOT_OK(get.ok());
+    get.Bind(1, name);
+    int rc = get.Step();
+    if (rc == SQLITE_ROW) return Json::parse(get.Text(0));
+    if (rc == SQLITE_DONE) return Status::NotFound("database {} not found", name);
+    return Error("reading database " + name);
+  }
+
+  Result<Page> GetDatabases(const std::string& token, int max) override {
+    EPOXY_ASSIGN_OR_RETURN(std::string after, DecodeToken(token));
+    max = ClampMax(max, 100);
+    std::lock_guard lock(mu_);
+    Stmt list(db_, "SELECT name, doc FROM databases WHERE name > ? ORDER BY name LIMIT ?");
+    EPOXY_RETURN_NOT_OK(list.ok());
+    list.Bind(1, after).Bind(2, max + 1);
+    return ReadPage(list, max, 1);
+  }
+
+  Status DeleteDatabase(const std::string& raw) override {
+    std::string name = Lower(raw);
+    std::lock_guard lock(mu_);
+    EPOXY_RETURN_NOT_OK(Exec("BEGIN IMMEDIATE"));
+    Status st = [&]() -> Status {
+      EPOXY_RETURN_NOT_OK(ExecBound("DELETE FROM databases WHERE name = ?", {name}));
+      if (sqlite3_changes(db_) == 0) return Status::NotFound("database {} not found", name);
+      EPOXY_RETURN_NOT_OK(ExecBound("DELETE FROM tables WHERE db = ?", {name}));
+      EPOXY_RETURN_NOT_OK(ExecBound("DELETE FROM table_versions WHERE db = ?", {name}));
+      return ExecBound("DELETE FROM partitions WHERE db = ?", {name});
+    }();
+    return Finish(st);
+  }
+
+  Status CreateTable(const std::string& raw_db, const Json& input) override {
+    std::string db = Lower(raw_db);
+    EPOXY_ASSIGN_OR_RETURN(Json doc, CheckTableInput(db, input));
+    doc["CreateTime"] = doc["UpdateTime"] = Now();
+    doc["VersionId"] = "1";
+    std::string name = doc["Name"].get<std::string>();
+    std::lock_guard lock(mu_);
+    EPOXY_RETURN_NOT_OK(Exec("BEGIN IMMEDIATE"));
+    Status st = [&]() -> Status {
+      EPOXY_RETURN_NOT_OK(RequireDatabase(db));
+      Stmt insert(db_, "INSERT INTO tables(db, name, doc, version) VALUES(?, ?, ?, 1)");
+      EPOXY_RETURN_NOT_OK(insert.ok());
+      insert.Bind(1, db).Bind(2, name).Bind(3, doc.dump());
+      int rc = insert.Step();
+      if (rc == SQLITE_CONSTRAINT) return Status::AlreadyExists("table {}.{} already exists", db, name);
+      if (rc != SQLITE_DONE) return Error("creating table " + name);
+      return ExecBound("INSERT INTO table_versions(db, name, version, doc) VALUES(?, ?, 1, ?)", {db, name, doc.dump()});
+    }();
+    return Finish(st);
+  }
+
+  Result<Json> GetTable(const std::string& raw_db, const std::string& raw_name) override {
+    std::lock_guard lock(mu_);
+    return GetTableLocked(Lower(raw_db), Lower(raw_name));
+  }
+
+  Result<Page> GetTables(const std::string& raw_db, const std::string& token, int max) override {
+    std::string db = Lower(raw_db);
+    EPOXY_ASSIGN_OR_RETURN(std::string after, DecodeToken(token));
+    max = ClampMax(max, 100);
+    std::lock_guard lock(mu_);
+    EPOXY_RETURN_NOT_OK(RequireDatabase(db));
+    Stmt list(db_, "SELECT name, doc FROM tables WHERE db = ? AND name > ? ORDER BY name LIMIT ?");
+    EPOXY_RETURN_NOT_OK(list.ok());
+    list.Bind(1, db).Bind(2, after).Bind(3, max + 1);
+    return ReadPage(list, max, 1);
+  }
+
+  Status UpdateTable(const std::string& raw_db, const Json& input, bool skip_archive) override {
+    std::string db = Lower(raw_db);
+    EPOXY_ASSIGN_OR_RETURN(Json doc, CheckTableInput(db, input));
+    std::string name = doc["Name"].get<std::string>();
+    std::lock_guard lock(mu_);
+    EPOXY_RETURN_NOT_OK(Exec("BEGIN IMMEDIATE"));
+    Status st = [&]() -> Status {
+      EPOXY_ASSIGN_OR_RETURN(Json old, GetTableLocked(db, name));
+      int64_t version = std::atoll(old.value("VersionId", "1").c_str());
+      int64_t next = skip_archive ? version : version + 1;
+      doc["CreateTime"] = old.value("CreateTime", Now());
+      doc["UpdateTime"] = Now();
+      doc["VersionId"] = std::to_string(next);
+      EPOXY_RETURN_NOT_OK(ExecBound("UPDATE tables SET doc = ?, version = ? WHERE db = ? AND name = ?",
+                                    {doc.dump(), std::to_string(next), db, name}));
+      return ExecBound("INSERT OR REPLACE INTO table_versions(db, name, version, doc) VALUES(?, ?, ?, ?)",
+                       {db, name, std::to_string(next), doc.dump()});
+    }();
+    return Finish(st);
+  }
+
+  Status DeleteTable(const std::string& raw_db, const std::string& raw_name) override {
+    std::string db = Lower(raw_db), name = Lower(raw_name);
+    std::lock_guard lock(mu_);
+    EPOXY_RETURN_NOT_OK(Exec("BEGIN IMMEDIATE"));
+    Status st = [&]() -> Status {
+      EPOXY_RETURN_NOT_OK(ExecBound("DELETE FROM tables WHERE db = ? AND name = ?", {db, name}));
+      if (sqlite3_changes(db_) == 0) return Status::NotFound("table {}.{} not found", db, name);
+      EPOXY_RETURN_NOT_OK(ExecBound("DELETE FROM table_versions WHERE db = ? AND name = ?", {db, name}));
+      return ExecBound("DELETE FROM partitions WHERE db = ? AND tbl = ?", {db, name});
+    }();
+    return Finish(st);
+  }
+
+  Result<Page> GetTableVersions(const std::string& raw_db, const std::string& raw_name,
+                                const std::string& token, int max) override {
+    std::string db = Lower(raw_db), name = Lower(raw_name);
+    EPOXY_ASSIGN_OR_RETURN(std::string after, DecodeToken(token));
+    max = ClampMax(max, 100);
+    std::lock_guard lock(mu_);
+    EPOXY_RETURN_NOT_OK(GetTableLocked(db, name).status());
+    Stmt list(db_, "SELECT version, doc FROM table_versions WHERE db = ? AND name = ? AND version < ? "
+                   "ORDER BY version DESC LIMIT ?");
+    EPOXY_RETURN_NOT_OK(list.ok());
+    list.Bind(1, db).Bind(2, name).Bind(3, after.empty() ? INT64_MAX : std::atoll(after.c_str())).Bind(4, max + 1);
+    Page page;
+    int rc;
+    int64_t last = 0;
+    while ((rc = list.Step()) == SQLITE_ROW) {
+      if (static_cast<int>(page.items.size()) == max) {
+        page.next_token = EncodeToken(std::to_string(last));
+        break;
+      }
+      last = list.Int(0);
+      page.items.push_back(Json{{"Table", Json::parse(list.Text(1))}, {"VersionId", std::to_string(last)}});
+    }
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE) return Error("listing table versions");
+    return page;
+  }
+
+  Status DeleteTableVersion(const std::string& raw_db, const std::string& raw_name,
+                            const std::string& version_id) override {
+    std::string db = Lower(raw_db), name = Lower(raw_name);
+    std::lock_guard lock(mu_);
+    EPOXY_ASSIGN_OR_RETURN(Json table, GetTableLocked(db, name));
+    if (table.value("VersionId", "") == version_id) {
+      return Status::InvalidInput("version {} is the current version of {}.{} and cannot be deleted",
+                                  version_id, db, name);
+    }
+    EPOXY_RETURN_NOT_OK(ExecBound("DELETE FROM table_versions WHERE db = ? AND name = ? AND version = ?",
+                                  {db, name, version_id}));
+    if (sqlite3_changes(db_) == 0) return Status::NotFound("version {} of {}.{} not found", version_id, db, name);
+    return Status::OK();
+  }
+
+  Result<std::vector<Json>> BatchCreatePartition(const std::string& raw_db, const std::string& raw_table,
+                                                 const std::vector<Json>& inputs) override {
+    std::string db = Lower(raw_db), tbl = Lower(raw_table);
+    std::vector<Json> errors;
+    std::lock_guard lock(mu_);
+    EPOXY_RETURN_NOT_OK(Exec("BEGIN IMMEDIATE"));
+    Status st = [&]() -> Status {
+      EPOXY_ASSIGN_OR_RETURN(Json table, GetTableLocked(db, tbl));
+      size_t num_keys = table.value("PartitionKeys", Json::array()).size();
+      double now = Now();
+      for (const Json& input : inputs) {
+        Json values = input.value("Values", Json::array());
+        auto fail = [&](std::string_view code, const std::string& message) {
+          errors.push_back(Json{{"PartitionValues", values},
+                                {"ErrorDetail", {{"ErrorCode", code}, {"ErrorMessage", message}}}});
+        };
+        if (!values.is_array() || values.size() != num_keys) {
+          fail("InvalidInputException", fmt::format("the table has {} partition keys, the partition {} values",
+                                                    num_keys, values.is_array() ? values.size() : 0));
+          continue;
+        }
+        bool strings = true;
+        for (const auto& v : values) strings = strings && v.is_string() && v.get<std::string>().size() <= 1024;
+        if (!strings) {
+          fail("InvalidInputException", "partition values must be strings of at most 1024 characters");
+          continue;
+        }
+        Json doc = input;
+        doc["DatabaseName"] = db;
+        doc["TableName"] = tbl;
+        doc["CreationTime"] = now;
+        if (!doc.contains("Parameters")) doc["Parameters"] = Json::object();
+        Stmt row(db_, "INSERT INTO partitions(db, tbl, vals, doc, v0, v1, v2, v3, v4, v5, v6, v7, v8, v9) "
+                      "VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+        EPOXY_RETURN_NOT_OK(row.ok());
+        row.Bind(1, db).Bind(2, tbl).Bind(3, values.dump()).Bind(4, doc.dump());
+        for (int k = 0; k < kMaxPartitionKeys; ++k) {
+          if (static_cast<size_t>(k) < values.size()) {
+            row.Bind(5 + k, values[k].get<std::string>());
+          } else {
+            row.BindNull(5 + k);
+          }
+        }
+        int rc = row.Step();
+        if (rc == SQLITE_CONSTRAINT) {
+          fail("AlreadyExistsException", "partition already exists");
+        } else if (rc != SQLITE_DONE) {
+          return Error("creating a partition");
+        }
+      }
+      return Status::OK();
+    }();
+    EPOXY_RETURN_NOT_OK(Finish(st));
+    return errors;
+  }
+
+  Result<Json> GetPartition(const std::string& raw_db, const std::string& raw_table,
+                            const std::vector<std::string>& values) override {
+    std::string db = Lower(raw_db), tbl = Lower(raw_table);
+    std::lock_guard lock(mu_);
+    EPOXY_RETURN_NOT_OK(GetTableLocked(db, tbl).status());
+    Stmt get(db_, "SELECT doc FROM partitions WHERE db = ? AND tbl = ? AND vals = ?");
+    EPOXY_RETURN_NOT_OK(get.ok());
+    get.Bind(1, db).Bind(2, tbl).Bind(3, Json(values).dump());
+    int rc = get.Step();
+    if (rc == SQLITE_ROW) return Json::parse(get.Text(0));
+    if (rc == SQLITE_DONE) return Status::NotFound("partition {} of {}.{} not found", Json(values).dump(), db, tbl);
+    return Error("reading a partition");
+  }
+
+  Result<Page> GetPartitions(const std::string& raw_db, const std::string& raw_table,
+                             const std::string& expression, const std::string& token, int max,
+                             int segment, int total_segments) override {
+    std::string db = Lower(raw_db), tbl = Lower(raw_table);
+    if (total_segments < 1 || total_segments > 10 || segment < 0 || segment >= total_segments) {
+      return Status::InvalidInput("Segment {} of {} is invalid (TotalSegments 1 to 10)", segment, total_segments);
+    }
+    EPOXY_ASSIGN_OR_RETURN(std::string after, DecodeToken(token));
+    max = ClampMax(max, 1000);
+    std::lock_guard lock(mu_);
+    EPOXY_ASSIGN_OR_RETURN(Json table, GetTableLocked(db, tbl));
+    std::vector<PartitionKey> keys;
+    for (const auto& k : table.value("PartitionKeys", Json::array())) {
+      keys.push_back({k.value("Name", ""), Lower(k.value("Type", "string"))});
+    }
+    SqlFilter filter;
+    if (!expression.empty()) {
+      if (keys.size() > static_cast<size_t>(kMaxPartitionKeys)) {
+        return Status::InvalidInput("expressions over tables with more than {} partition keys are not supported", kMaxPartitionKeys);
+      }
+      EPOXY_ASSIGN_OR_RETURN(filter, TranslatePartitionExpression(expression, keys));
+    }
+    std::string sql = "SELECT id, doc FROM partitions WHERE db = ? AND tbl = ? AND id > ?";
+    if (total_segments > 1) sql += fmt::format(" AND id % {} = {}", total_segments, segment);
+    if (!filter.sql.empty()) sql += " AND " + filter.sql;
+    sql += " ORDER BY id LIMIT ?";
+    Stmt list(db_, sql);
+    EPOXY_RETURN_NOT_OK(list.ok());
+    int i = 1;
+    list.Bind(i++, db).Bind(i++, tbl).Bind(i++, after.empty() ? int64_t{0} : std::atoll(after.c_str()));
+    for (const auto& p : filter.params) list.Bind(i++, p);
+    list.Bind(i++, max + 1);
+    Page page;
+    int rc;
+    int64_t last = 0;
+    while ((rc = list.Step()) == SQLITE_ROW) {
+      if (static_cast<int>(page.items.size()) == max) {
+        page.next_token = EncodeToken(std::to_string(last));
+        break;
+      }
+      last = list.Int(0);
+      page.items.push_back(Json::parse(list.Text(1)));
+    }
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE) return Error("listing partitions");
+    return page;
+  }
+
+  Status DeletePartition(const std::string& raw_db, const std::string& raw_table,
+                         const std::vector<std::string>& values) override {
+    std::string db = Lower(raw_db), tbl = Lower(raw_table);
+    std::lock_guard lock(mu_);
+    EPOXY_RETURN_NOT_OK(ExecBound("DELETE FROM partitions WHERE db = ? AND tbl = ? AND vals = ?", {db, tbl, Json(values).dump()}));
+    if (sqlite3_changes(db_) == 0) return Status::NotFound("partition {} of {}.{} not found", Json(values).dump(), db, tbl);
+    return Status::OK();
+  }
+
+ private:
+  static int ClampMax(int max, int limit) { return max <= 0 || max > limit ? limit : max; }
+
+  Status Error(const std::string& what) {
+    int code = sqlite3_errcode(db_);
+    if (code == SQLITE_BUSY || code == SQLITE_LOCKED) {
+      return Status::IOError("catalog '{}' is locked by another process ({}): {}", path_, what, sqlite3_errmsg(db_));
+    }
+    if (code == SQLITE_CORRUPT || code == SQLITE_NOTADB) {
+      return Status::InvalidData("catalog '{}' is corrupt ({}): {}", path_, what, sqlite3_errmsg(db_));
+    }
+    return Status::IOError("catalog '{}': {}: {}", path_, what, sqlite3_errmsg(db_));
+  }
+
+  Status Exec(const std::string& sql) {
+    char* message = nullptr;
+    int rc = sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &message);
+    if (rc == SQLITE_OK) return Status::OK();
+    std::string text = message ? message : "unknown error";
+    sqlite3_free(message);
+    if (rc == SQLITE_NOTADB || rc == SQLITE_CORRUPT) {
+      return Status::InvalidData("'{}' is not an epoxy catalog (or is corrupt): {}", path_, text);
+    }
+    if (rc == SQLITE_BUSY) return Status::IOError("catalog '{}' is locked by another process: {}", path_, text);
+    return Status::IOError("catalog '{}': {}", path_, text);
+  }
+
+  Status ExecBound(const std::string& sql, const std::vector<std::string>& params) {
+    Stmt stmt(db_, sql);
+    EPOXY_RETURN_NOT_OK(stmt.ok());
+    for (size_t i = 0; i < params.size(); ++i) stmt.Bind(static_cast<int>(i + 1), params[i]);
+    int rc = stmt.Step();
+    if (rc != SQLITE_DONE && rc != SQLITE_ROW) return Error("updating the catalog");
+    return Status::OK();
+  }
+
+  /// Commits when `st` is OK, else rolls back; returns `st` (or the commit's failure).
+  Status Finish(const Status& st) {
+    if (!st.ok()) {
+      (void)Exec("ROLLBACK");
+      return st;
+    }
+    return Exec("COMMIT");
+  }
+
+  Status RequireDatabase(const std::string& db) {
+    Stmt get(db_, "SELECT 1 FROM databases WHERE name = ?");
+    EPOXY_RETURN_NOT_OK(get.ok());
+    get.Bind(1, db);
+    int rc = get.Step();
+    if (rc == SQLITE_DONE) return Status::NotFound("database {} not found", db);
+    if (rc != SQLITE_ROW) return Error("reading database " + db);
+    return Status::OK();
+  }
+
+  Result<Json> GetTableLocked(const std::string& db, const std::string& name) {
+    Stmt get(db_, "SELECT doc FROM tables WHERE db = ? AND name = ?");
+    EPOXY_RETURN_NOT_OK(get.ok());
+    get.Bind(1, db).Bind(2, name);
+    int rc = get.Step();
+    if (rc == SQLITE_ROW) return Json::parse(get.Text(0));
+    if (rc != SQLITE_DONE) return Error("reading table " + name);
+    EPOXY_RETURN_NOT_OK(RequireDatabase(db));
+    return Status::NotFound("table {}.{} not found", db, name);
+  }
+
+  /// Validates a TableInput and returns the stored Table document.
+  Result<Json> CheckTableInput(const std::string& db, const Json& input) {
+    if (!input.is_object() || !input.contains("Name") || !input["Name"].is_string()) {
+      return Status::InvalidInput("TableInput needs a Name");
+    }
+    Json doc = input;
+    std::string name = Lower(input["Name"].get<std::string>());
+    EPOXY_RETURN_NOT_OK(ValidateName("table", name));
+    doc["Name"] = name;
+    doc["DatabaseName"] = db;
+    if (!doc.contains("PartitionKeys")) doc["PartitionKeys"] = Json::array();
+    if (!doc.contains("TableType")) doc["TableType"] = "EXTERNAL_TABLE";
+    if (!doc.contains("Parameters")) doc["Parameters"] = Json::object();
+    auto check_columns = [&](const Json& columns, std::string_view where) -> Status {
+      if (!columns.is_array()) return Status::InvalidInput("{} must be a list", where);
+      for (const auto& c : columns) {
+        if (!c.is_object() || !c.contains("Name") || !c["Name"].is_string() || c["Name"].get<std::string>().empty()) {
+          return Status::InvalidInput("every column of {} needs a Name", where);
+        }
+        std::string type = c.value("Type", "string");
+        auto parsed = ParseType(type);
+        if (!parsed.ok()) {
+          return Status::InvalidInput("column {} of {}: {}", c["Name"].get<std::string>(), where, parsed.status().message());
+        }
+      }
+      return Status::OK();
+    };
+    EPOXY_RETURN_NOT_OK(check_columns(doc["PartitionKeys"], "PartitionKeys"));
+    if (doc.contains("StorageDescriptor")) {
+      const Json& sd = doc["StorageDescriptor"];
+      if (!sd.is_object()) return Status::InvalidInput("StorageDescriptor must be an object");
+      if (sd.contains("Columns")) EPOXY_RETURN_NOT_OK(check_columns(sd["Columns"], "StorageDescriptor.Columns"));
+    }
+    return doc;
+  }
+
+  Result<Page> ReadPage(Stmt& list, int max, int doc_column) {
+    Page page;
+    int rc;
+    std::string last;
+    while ((rc = list.Step()) == SQLITE_ROW) {
+      if (static_cast<int>(page.items.size()) == max) {
+        page.next_token = EncodeToken(last);
+        break;
+      }
+      last = list.Text(0);
+      page.items.push_back(Json::parse(list.Text(doc_column)));
+    }
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE) return Error("listing");
+    return page;
+  }
+
+  sqlite3* db_;
+  std::string path_;
+  std::mutex mu_;  // one connection: statements serialise within this process
+};
+
+}  // namespace
+
+Result<std::unique_ptr<CatalogStore>> OpenSqliteCatalog(const std::string& path) {
+  std::error_code ec;
+  std::filesystem::path p(path);
+  if (p.has_parent_path()) std::filesystem::create_directories(p.parent_path(), ec);
+  sqlite3* db = nullptr;
+  int rc = sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX, nullptr);
+  if (rc != SQLITE_OK) {
+    std::string message = db ? sqlite3_errmsg(db) : "out of memory";
+    sqlite3_close_v2(db);
+    return Status::IOError("cannot open catalog '{}': {}", path, message);
+  }
+  auto store = std::make_unique<SqliteCatalogStore>(db, path);
+  EPOXY_RETURN_NOT_OK(store->Init());
+  return std::unique_ptr<CatalogStore>(std::move(store));
+}
+
+}  // namespace epoxy::catalog
