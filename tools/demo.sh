@@ -40,3 +40,13 @@ step "Convert the JSON Lines to Parquet (snappy), then read it back" "epoxy conv
 step "What the Parquet file holds: row groups, column chunks, encodings, statistics" \
   "epoxy parquet-meta $data/parquet/part-*.parquet"
 "$epoxy" parquet-meta "$data"/parquet/part-*.parquet | head -n 18
+
+step "Register the Parquet data in the catalog and ask it for partitions" \
+  "epoxy catalog create-table demo clickstream ... ; epoxy catalog partitions demo clickstream --expression \"dt >= '2026-08-17'\""
+export EPOXY_HOME="$data/home"
+"$epoxy" catalog create-database demo
+"$epoxy" catalog create-table demo clickstream --location "$data/json" --format json \
+  --columns "event_id:string,user_id:bigint,ts:string,page:string,amount:double" --partition-keys "dt:string"
+for day in 2026-08-16 2026-08-17 2026-08-18; do "$epoxy" catalog create-partition demo clickstream --values "$day"; done
+"$epoxy" catalog partitions demo clickstream --expression "dt >= '2026-08-17'"
+"$epoxy" catalog table demo clickstream
