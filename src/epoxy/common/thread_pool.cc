@@ -99,6 +99,21 @@ bool TaskGroup::failed() const {
   return !first_error_.ok();
 }
 
+void HelpUntil(ThreadPool& pool, std::mutex& mu, std::condition_variable& cv,
+               const std::function<bool()>& done) {
+  while (true) {
+    {
+      std::lock_guard lock(mu);
+      if (done()) return;
+    }
+    if (!pool.RunOneQueued()) {
+      std::unique_lock lock(mu);
+      cv.wait(lock, done);
+      return;
+    }
+  }
+}
+
 int DefaultThreadCount() {
   int n = g_thread_count.load();
   if (n > 0) return n;

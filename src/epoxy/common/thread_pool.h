@@ -63,6 +63,12 @@ class TaskGroup {
   Status first_error_;  // guarded by mu_
 };
 
+/// Blocks until `done()` holds (read under `mu`; whoever makes it true notifies `cv`), running
+/// queued pool tasks meanwhile: the task being waited for may be queued behind others, and the
+/// caller may itself be a pool thread.
+void HelpUntil(ThreadPool& pool, std::mutex& mu, std::condition_variable& cv,
+               const std::function<bool()>& done);
+
 /// Thread count for the default pool: SetDefaultThreadCount() if called, else EPOXY_THREADS, else
 /// the number of cores.
 int DefaultThreadCount();

@@ -37,18 +37,7 @@ ParallelBlockReader::~ParallelBlockReader() {
 }
 
 void ParallelBlockReader::WaitFor(Slot& slot) {
-  while (true) {
-    {
-      std::lock_guard lock(slot.mu);
-      if (slot.done) return;
-    }
-    // Help the pool: the task we wait for may be queued behind others.
-    if (!pool_->RunOneQueued()) {
-      std::unique_lock lock(slot.mu);
-      slot.cv.wait(lock, [&] { return slot.done; });
-      return;
-    }
-  }
+  HelpUntil(*pool_, slot.mu, slot.cv, [&] { return slot.done; });
 }
 
 Result<std::optional<Block>> ParallelBlockReader::NextBlock() {

@@ -270,19 +270,7 @@ class ParquetRecordReader final : public RecordReader {
     int64_t rows = 0;
   };
 
-  void Wait(Slot& slot) {
-    while (true) {
-      {
-        std::lock_guard lock(slot.mu);
-        if (slot.done) return;
-      }
-      if (!pool_->RunOneQueued()) {
-        std::unique_lock lock(slot.mu);
-        slot.cv.wait(lock, [&] { return slot.done; });
-        return;
-      }
-    }
-  }
+  void Wait(Slot& slot) { HelpUntil(*pool_, slot.mu, slot.cv, [&] { return slot.done; }); }
 
   /// Opens the next file and queues its row groups.
   Status OpenNextFile() {
@@ -316,12 +304,8 @@ class ParquetRecordReader final : public RecordReader {
           held.push_back(file->RowGroupStats(g, index));
           return held.back().get();
         });
-        if (!may) {
-          ++stats_.row_groups_pruned;
-          continue;
-        }
+        if (!may) continue;
       }
-      ++stats_.row_groups_read;
       queue_.push_back({file, g, fields, out_schema});
       any = true;
     }
@@ -388,7 +372,6 @@ class ParquetRecordReader final : public RecordReader {
   std::deque<RowGroupTask> queue_;
   std::deque<std::shared_ptr<Slot>> slots_;
   std::deque<BatchPtr> pending_;
-  ParquetScanStats stats_;
 };
 
 }  // namespace

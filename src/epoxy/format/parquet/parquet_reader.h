@@ -49,10 +49,4 @@ Result<std::unique_ptr<RecordReader>> MakeParquetReader(std::vector<FileInfo> fi
                                                         const ReadOptions& options,
                                                         PredicatePtr predicate = nullptr);
 
-/// Counters of what pruning skipped, filled by readers made with a predicate.
-struct ParquetScanStats {
-  int64_t row_groups_read = 0;
-  int64_t row_groups_pruned = 0;
-};
-
 }  // namespace epoxy::parquet
