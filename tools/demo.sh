@@ -41,12 +41,20 @@ step "What the Parquet file holds: row groups, column chunks, encodings, statist
   "epoxy parquet-meta $data/parquet/part-*.parquet"
 "$epoxy" parquet-meta "$data"/parquet/part-*.parquet | head -n 18
 
-step "Register the Parquet data in the catalog and ask it for partitions" \
-  "epoxy catalog create-table demo clickstream ... ; epoxy catalog partitions demo clickstream --expression \"dt >= '2026-08-17'\""
 export EPOXY_HOME="$data/home"
-"$epoxy" catalog create-database demo
-"$epoxy" catalog create-table demo clickstream --location "$data/json" --format json \
-  --columns "event_id:string,user_id:bigint,ts:string,page:string,amount:double" --partition-keys "dt:string"
-for day in 2026-08-16 2026-08-17 2026-08-18; do "$epoxy" catalog create-partition demo clickstream --values "$day"; done
-"$epoxy" catalog partitions demo clickstream --expression "dt >= '2026-08-17'"
-"$epoxy" catalog table demo clickstream
+step "Crawl the raw folders into the catalog: one table per folder, dt partitions, inferred types" \
+  "epoxy crawl $data/json --database demo --name clickstream_json; epoxy crawl $data/csv --database demo"
+"$epoxy" crawl "$data/json" --database demo --name clickstream_json
+"$epoxy" crawl "$data/csv" --database demo
+"$epoxy" catalog tables demo
+"$epoxy" catalog table demo csv
+
+step "Ask the catalog for some partitions only" "epoxy catalog partitions demo json --expression \"dt >= '2026-08-17'\""
+"$epoxy" catalog partitions demo json --expression "dt >= '2026-08-17'"
+
+step "A new day arrives; a new-folders-only recrawl reads just its files" \
+  "epoxy crawl $data/json --database demo --name clickstream_json --recrawl new-folders"
+mkdir -p "$data/json/dt=2026-08-19"
+cp "$data"/json/dt=2026-08-18/* "$data/json/dt=2026-08-19/"
+"$epoxy" crawl "$data/json" --database demo --name clickstream_json --recrawl new-folders
+"$epoxy" crawler history clickstream_json

@@ -24,6 +24,7 @@ Result<std::unique_ptr<CatalogStore>> CatalogStore::Open(const std::string& uri)
 }
 
 std::string_view GlueErrorName(const Status& status) {
+  if (status.message().rfind("CrawlerRunningException", 0) == 0) return "CrawlerRunningException";
   switch (status.code()) {
     case StatusCode::kNotFound: return "EntityNotFoundException";
     case StatusCode::kAlreadyExists: return "AlreadyExistsException";

@@ -66,9 +66,27 @@ class CatalogStore {
                                      int max_results, int segment = 0, int total_segments = 1) = 0;
   virtual Status DeletePartition(const std::string& database, const std::string& table,
                                  const std::vector<std::string>& values) = 0;
+
+  // Crawlers, in Glue's Crawler shape (Name, DatabaseName, Targets, SchemaChangePolicy, ...).
+  /// Creates or replaces the definition; the state and crawl history are kept.
+  virtual Status PutCrawler(const Json& crawler) = 0;
+  virtual Result<Json> GetCrawler(const std::string& name) = 0;
+  virtual Result<std::vector<Json>> GetCrawlers() = 0;
+  virtual Status DeleteCrawler(const std::string& name) = 0;
+  /// READY -> RUNNING atomically; kAlreadyExists (CrawlerRunningException) when it runs already.
+  virtual Status StartCrawl(const std::string& name) = 0;
+  /// RUNNING -> READY, recording LastCrawl and a history entry (`crawl` holds Status,
+  /// ErrorMessage, StartTime, EndTime, Summary...).
+  virtual Status FinishCrawl(const std::string& name, const Json& crawl) = 0;
+  /// Past crawls, newest first.
+  virtual Result<std::vector<Json>> GetCrawlHistory(const std::string& name, int max_results) = 0;
+  /// Folders a crawler has read (for CRAWL_NEW_FOLDERS_ONLY).
+  virtual Result<std::vector<std::string>> GetCrawledFolders(const std::string& name) = 0;
+  virtual Status AddCrawledFolders(const std::string& name, const std::vector<std::string>& folders) = 0;
 };
 
-/// The Glue exception name for a failed status ("EntityNotFoundException", ...).
+/// The Glue exception name for a failed status ("EntityNotFoundException", ...). A status whose
+/// message starts with "CrawlerRunningException" keeps that name.
 std::string_view GlueErrorName(const Status& status);
 
 /// Checks a database or table name against Glue's rules (1 to 255 characters, one line).

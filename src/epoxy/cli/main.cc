@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 
 #include "epoxy/cli/catalog_command.h"
+#include "epoxy/cli/crawl_command.h"
 #include "epoxy/cli/read_command.h"
 #include "epoxy/common/thread_pool.h"
 #include "epoxy/memory/memory_pool.h"
@@ -102,6 +103,31 @@ int main(int argc, char** argv) {
   catalog->add_option("--values", catalog_args.values, "create-partition: v1,v2,...");
   AddRuntimeOptions(catalog, &runtime);
 
+  epoxy::cli::CrawlArgs crawl_args;
+  CLI::App* crawl = app.add_subcommand("crawl", "crawl a folder or bucket into catalog tables");
+  crawl->add_option("path", crawl_args.path, "a folder, file:// or s3:// prefix")->required();
+  crawl->add_option("--database", crawl_args.database, "the catalog database (created when missing)")->required();
+  crawl->add_option("--name", crawl_args.name, "the crawler's name (default: DATABASE_FOLDER)");
+  crawl->add_option("--table-prefix", crawl_args.table_prefix, "prefix for the tables' names");
+  crawl->add_option("--exclude", crawl_args.excludes, "a glob, relative to PATH, of files to leave out; repeatable");
+  crawl->add_option("--sample-size", crawl_args.sample_size, "files read per folder (default: all)");
+  crawl->add_option("--recrawl", crawl_args.recrawl, "everything (default) or new-folders");
+  crawl->add_option("--update-behavior", crawl_args.update_behavior, "update (default) or log");
+  crawl->add_option("--delete-behavior", crawl_args.delete_behavior, "deprecate (default), log or delete");
+  crawl->add_flag("--combine-compatible", crawl_args.combine_compatible, "one table per path (CombineCompatibleSchemas)");
+  crawl->add_flag("--inherit-from-table", crawl_args.inherit_from_table, "partitions take the table's schema");
+  crawl->add_option("--table-level", crawl_args.table_level, "the folder depth of tables (bucket or root = 1)");
+  crawl->add_option("--catalog", crawl_args.catalog, "sqlite:///path/catalog.db (default: $EPOXY_HOME/catalog.db)");
+  AddRuntimeOptions(crawl, &runtime);
+
+  epoxy::cli::CrawlerArgs crawler_args;
+  CLI::App* crawler = app.add_subcommand("crawler", "crawler definitions: list, show NAME, run NAME, history NAME");
+  crawler->add_option("action", crawler_args.action, "list | show | run | history")->required();
+  crawler->add_option("name", crawler_args.name, "the crawler");
+  crawler->add_flag("--json", crawler_args.json, "print JSON");
+  crawler->add_option("--catalog", crawler_args.catalog, "sqlite:///path/catalog.db (default: $EPOXY_HOME/catalog.db)");
+  AddRuntimeOptions(crawler, &runtime);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -130,6 +156,10 @@ int main(int argc, char** argv) {
     result = epoxy::cli::RunParquetMeta(meta_path, meta_json);
   } else if (*catalog) {
     result = epoxy::cli::RunCatalog(catalog_args);
+  } else if (*crawl) {
+    result = epoxy::cli::RunCrawl(crawl_args);
+  } else if (*crawler) {
+    result = epoxy::cli::RunCrawlerCommand(crawler_args);
   }
   if (!result.ok()) return Fail(result.status());
   return *result;

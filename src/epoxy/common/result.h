@@ -39,8 +39,10 @@ class [[nodiscard]] Result {
     return std::get<T>(std::move(storage_));
   }
   T& operator*() & { return ValueOrDie(); }
+  const T& operator*() const& { return ValueOrDie(); }
   T&& operator*() && { return std::move(*this).ValueOrDie(); }
   T* operator->() { return &ValueOrDie(); }
+  const T* operator->() const { return &ValueOrDie(); }
 
  private:
   std::variant<Status, T> storage_;

@@ -17,7 +17,7 @@
 namespace epoxy::catalog {
 namespace {
 
-constexpr int kSchemaVersion = 1;
+constexpr int kSchemaVersion = 2;
 constexpr int kMaxPartitionKeys = 10;
 
 const char* kMigrations[] = {
@@ -32,6 +32,10 @@ const char* kMigrations[] = {
                                v0 TEXT, v1 TEXT, v2 TEXT, v3 TEXT, v4 TEXT, v5 TEXT, v6 TEXT,
                                v7 TEXT, v8 TEXT, v9 TEXT, UNIQUE(db, tbl, vals));
        CREATE INDEX partitions_by_values ON partitions(db, tbl, v0, v1, v2, v3);)",
+    // version 2: crawlers
+    R"(CREATE TABLE crawlers(name TEXT PRIMARY KEY, doc TEXT NOT NULL);
+       CREATE TABLE crawls(id INTEGER PRIMARY KEY AUTOINCREMENT, crawler TEXT NOT NULL, doc TEXT NOT NULL);
+       CREATE TABLE crawled_folders(crawler TEXT NOT NULL, folder TEXT NOT NULL, PRIMARY KEY(crawler, folder));)",
 };
 
 double Now() {
@@ -418,7 +422,9 @@ class SqliteCatalogStore final : public CatalogStore {
     Stmt list(db_, sql);
     EPOXY_RETURN_NOT_OK(list.ok());
     int i = 1;
-    list.Bind(i++, db).Bind(i++, tbl).Bind(i++, after.empty() ? int64_t{0} : std::atoll(after.c_str()));
+    list.Bind(i++, db);
+    list.Bind(i++, tbl);
+    list.Bind(i++, after.empty() ? int64_t{0} : std::atoll(after.c_str()));
     for (const auto& p : filter.params) list.Bind(i++, p);
     list.Bind(i++, max + 1);
     Page page;
@@ -434,6 +440,138 @@ class SqliteCatalogStore final : public CatalogStore {
     }
     if (rc != SQLITE_ROW && rc != SQLITE_DONE) return Error("listing partitions");
     return page;
+  }
+
+  Status PutCrawler(const Json& crawler) override {
+    if (!crawler.is_object() || !crawler.contains("Name") || !crawler["Name"].is_string()) {
+      return Status::InvalidInput("a crawler needs a Name");
+    }
+    std::string name = crawler["Name"].get<std::string>();
+    EPOXY_RETURN_NOT_OK(ValidateName("crawler", name));
+    std::lock_guard lock(mu_);
+    EPOXY_RETURN_NOT_OK(Exec("BEGIN IMMEDIATE"));
+    Status st = [&]() -> Status {
+      Json doc = crawler;
+      Stmt get(db_, "SELECT doc FROM crawlers WHERE name = ?");
+      EPOXY_RETURN_NOT_OK(get.ok());
+      get.Bind(1, name);
+      if (get.Step() == SQLITE_ROW) {
+        Json old = Json::parse(get.Text(0));
+        for (const char* kept : {"State", "LastCrawl", "CreationTime", "CrawlElapsedTime"}) {
+          if (old.contains(kept)) doc[kept] = old[kept];
+        }
+        doc["Version"] = old.value("Version", 1) + 1;
+      } else {
+        doc["State"] = "READY";
+        doc["CreationTime"] = Now();
+        doc["Version"] = 1;
+      }
+      doc["LastUpdated"] = Now();
+      return ExecBound("INSERT OR REPLACE INTO crawlers(name, doc) VALUES(?, ?)", {name, doc.dump()});
+    }();
+    return Finish(st);
+  }
+
+  Result<Json> GetCrawler(const std::string& name) override {
+    std::lock_guard lock(mu_);
+    return GetCrawlerLocked(name);
+  }
+
+  Result<std::vector<Json>> GetCrawlers() override {
+    std::lock_guard lock(mu_);
+    Stmt list(db_, "SELECT doc FROM crawlers ORDER BY name");
+    EPOXY_RETURN_NOT_OK(list.ok());
+    std::vector<Json> out;
+    int rc;
+    while ((rc = list.Step()) == SQLITE_ROW) out.push_back(Json::parse(list.Text(0)));
+    if (rc != SQLITE_DONE) return Error("listing crawlers");
+    return out;
+  }
+
+  Status DeleteCrawler(const std::string& name) override {
+    std::lock_guard lock(mu_);
+    EPOXY_RETURN_NOT_OK(Exec("BEGIN IMMEDIATE"));
+    Status st = [&]() -> Status {
+      EPOXY_ASSIGN_OR_RETURN(Json c, GetCrawlerLocked(name));
+      if (c.value("State", "READY") == "RUNNING") {
+        return Status::AlreadyExists("CrawlerRunningException: crawler {} is running", name);
+      }
+      EPOXY_RETURN_NOT_OK(ExecBound("DELETE FROM crawlers WHERE name = ?", {name}));
+      EPOXY_RETURN_NOT_OK(ExecBound("DELETE FROM crawls WHERE crawler = ?", {name}));
+      return ExecBound("DELETE FROM crawled_folders WHERE crawler = ?", {name});
+    }();
+    return Finish(st);
+  }
+
+  Status StartCrawl(const std::string& name) override {
+    std::lock_guard lock(mu_);
+    EPOXY_RETURN_NOT_OK(Exec("BEGIN IMMEDIATE"));
+    Status st = [&]() -> Status {
+      EPOXY_ASSIGN_OR_RETURN(Json c, GetCrawlerLocked(name));
+      if (c.value("State", "READY") == "RUNNING") {
+        return Status::AlreadyExists("CrawlerRunningException: crawler {} is already running", name);
+      }
+      c["State"] = "RUNNING";
+      c["LastCrawl"] = Json{{"Status", "RUNNING"}, {"StartTime", Now()}};
+      return ExecBound("UPDATE crawlers SET doc = ? WHERE name = ?", {c.dump(), name});
+    }();
+    return Finish(st);
+  }
+
+  Status FinishCrawl(const std::string& name, const Json& crawl) override {
+    std::lock_guard lock(mu_);
+    EPOXY_RETURN_NOT_OK(Exec("BEGIN IMMEDIATE"));
+    Status st = [&]() -> Status {
+      EPOXY_ASSIGN_OR_RETURN(Json c, GetCrawlerLocked(name));
+      c["State"] = "READY";
+      Json last = {{"Status", crawl.value("Status", "SUCCEEDED")},
+                   {"StartTime", crawl.value("StartTime", Now())},
+                   {"MessagePrefix", name}};
+      if (crawl.contains("ErrorMessage")) last["ErrorMessage"] = crawl["ErrorMessage"];
+      c["LastCrawl"] = last;
+      c["CrawlElapsedTime"] = static_cast<int64_t>(
+          (crawl.value("EndTime", Now()) - crawl.value("StartTime", Now())) * 1000);
+      EPOXY_RETURN_NOT_OK(ExecBound("UPDATE crawlers SET doc = ? WHERE name = ?", {c.dump(), name}));
+      return ExecBound("INSERT INTO crawls(crawler, doc) VALUES(?, ?)", {name, crawl.dump()});
+    }();
+    return Finish(st);
+  }
+
+  Result<std::vector<Json>> GetCrawlHistory(const std::string& name, int max) override {
+    std::lock_guard lock(mu_);
+    EPOXY_RETURN_NOT_OK(GetCrawlerLocked(name).status());
+    Stmt list(db_, "SELECT doc FROM crawls WHERE crawler = ? ORDER BY id DESC LIMIT ?");
+    EPOXY_RETURN_NOT_OK(list.ok());
+    list.Bind(1, name).Bind(2, ClampMax(max, 1000));
+    std::vector<Json> out;
+    int rc;
+    while ((rc = list.Step()) == SQLITE_ROW) out.push_back(Json::parse(list.Text(0)));
+    if (rc != SQLITE_DONE) return Error("listing crawls");
+    return out;
+  }
+
+  Result<std::vector<std::string>> GetCrawledFolders(const std::string& name) override {
+    std::lock_guard lock(mu_);
+    Stmt list(db_, "SELECT folder FROM crawled_folders WHERE crawler = ?");
+    EPOXY_RETURN_NOT_OK(list.ok());
+    list.Bind(1, name);
+    std::vector<std::string> out;
+    int rc;
+    while ((rc = list.Step()) == SQLITE_ROW) out.push_back(list.Text(0));
+    if (rc != SQLITE_DONE) return Error("listing crawled folders");
+    return out;
+  }
+
+  Status AddCrawledFolders(const std::string& name, const std::vector<std::string>& folders) override {
+    std::lock_guard lock(mu_);
+    EPOXY_RETURN_NOT_OK(Exec("BEGIN IMMEDIATE"));
+    Status st = [&]() -> Status {
+      for (const auto& f : folders) {
+        EPOXY_RETURN_NOT_OK(ExecBound("INSERT OR IGNORE INTO crawled_folders(crawler, folder) VALUES(?, ?)", {name, f}));
+      }
+      return Status::OK();
+    }();
+    return Finish(st);
   }
 
   Status DeletePartition(const std::string& raw_db, const std::string& raw_table,
@@ -498,6 +636,16 @@ class SqliteCatalogStore final : public CatalogStore {
     if (rc == SQLITE_DONE) return Status::NotFound("database {} not found", db);
     if (rc != SQLITE_ROW) return Error("reading database " + db);
     return Status::OK();
+  }
+
+  Result<Json> GetCrawlerLocked(const std::string& name) {
+    Stmt get(db_, "SELECT doc FROM crawlers WHERE name = ?");
+    EPOXY_RETURN_NOT_OK(get.ok());
+    get.Bind(1, name);
+    int rc = get.Step();
+    if (rc == SQLITE_ROW) return Json::parse(get.Text(0));
+    if (rc == SQLITE_DONE) return Status::NotFound("crawler {} not found", name);
+    return Error("reading crawler " + name);
   }
 
   Result<Json> GetTableLocked(const std::string& db, const std::string& name) {

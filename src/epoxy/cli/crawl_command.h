@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: Apache-2.0
+// `epoxy crawl` and `epoxy crawler ...`.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "epoxy/common/result.h"
+
+namespace epoxy::cli {
+
+struct CrawlArgs {
+  std::string catalog;
+  std::string path;
+  std::string database;
+  std::string name;            // default: the database and folder names
+  std::string table_prefix;
+  std::vector<std::string> excludes;
+  int64_t sample_size = 0;
+  std::string recrawl = "everything";           // everything | new-folders
+  std::string update_behavior = "update";       // update | log
+  std::string delete_behavior = "deprecate";    // log | delete | deprecate
+  bool combine_compatible = false;
+  bool inherit_from_table = false;
+  int table_level = 0;
+};
+
+/// Creates or updates the crawler definition and runs it; prints a summary.
+Result<int> RunCrawl(const CrawlArgs& args);
+
+struct CrawlerArgs {
+  std::string catalog;
+  std::string action;  // list | show | run | history
+  std::string name;
+  bool json = false;
+};
+
+Result<int> RunCrawlerCommand(const CrawlerArgs& args);
+
+}  // namespace epoxy::cli

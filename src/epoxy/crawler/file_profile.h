@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: Apache-2.0
+// What a crawler learns about one file: its classification (Glue's built-in classifiers), its
+// compression, and its schema and record statistics from a bounded sample.
+#pragma once
+
+#include <string>
+
+#include "epoxy/format/compression.h"
+#include "epoxy/storage/file_system.h"
+#include "epoxy/types/schema.h"
+
+namespace epoxy::crawler {
+
+struct FileProfile {
+  FileInfo file;
+  std::string classification;  // parquet, orc, avro, json, csv, or UNKNOWN
+  Compression compression = Compression::kNone;
+  SchemaPtr schema;            // catalog types; null when UNKNOWN
+  int64_t records = 0;         // exact for Parquet and fully read files, else estimated
+  int64_t average_record_size = 0;
+  char delimiter = ',';        // csv
+  bool header = false;         // csv
+  bool quoted = false;         // csv: any quoted field in the sample
+  std::string skip_reason;     // why the file was not classified, in detail
+  std::string skip_kind;       // the reason's kind, for the crawl summary's counts
+};
+
+/// Classifies and samples one file (the first `sample_rows` records). Problems with the file
+/// (unreadable, corrupt, empty, unknown content) give a profile with classification UNKNOWN and
+/// a reason, not an error; only a failure of the crawl itself is an error.
+FileProfile ProfileFile(const FileInfo& file, int64_t sample_rows);
+
+}  // namespace epoxy::crawler
