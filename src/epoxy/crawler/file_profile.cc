@@ -79,6 +79,24 @@ void SkipFile(FileProfile& p, const char* kind, std::string reason) {
   p.skip_reason = std::move(reason);
 }
 
+/// Glue's crawlers type every integer column of a text file `bigint`, whatever its range (the
+/// readers pick the narrowest type, as DynamicFrames do).
+TypePtr WidenIntegers(const TypePtr& type) {
+  switch (type->id()) {
+    case TypeId::kTinyInt:
+    case TypeId::kSmallInt:
+    case TypeId::kInt: return DataType::BigInt();
+    case TypeId::kArray: return DataType::Array(WidenIntegers(type->element()));
+    case TypeId::kMap: return DataType::Map(WidenIntegers(type->key()), WidenIntegers(type->value()));
+    case TypeId::kStruct: {
+      std::vector<Field> fields;
+      for (const auto& f : type->fields()) fields.push_back({f.name, WidenIntegers(f.type)});
+      return DataType::Struct(std::move(fields));
+    }
+    default: return type;
+  }
+}
+
 }  // namespace
 
 FileProfile ProfileFile(const FileInfo& file, int64_t sample_rows) {
@@ -146,7 +164,7 @@ FileProfile ProfileFile(const FileInfo& file, int64_t sample_rows) {
     SkipFile(p, "no records", errors.count() > 0 ? errors.errors()[0].ToString() : "no records");
     return p;
   }
-  p.schema = ToCatalogSchema(*merged);
+  p.schema = Schema::Make(WidenIntegers(ToCatalogSchema(*merged)->AsStruct())->fields());
   int64_t lines = std::count(head->begin(), head->end(), '\n');
   int64_t head_size = static_cast<int64_t>(head->size());
   p.average_record_size = lines > 0 ? head_size / lines : head_size;
