@@ -56,6 +56,9 @@ users" "$("$epoxy" catalog tables m1)"
 "$epoxy" crawl "$work/mixed" --database m2 --combine-compatible > /dev/null
 check "CombineCompatibleSchemas makes one table" "mixed" "$("$epoxy" catalog tables m2)"
 check "with the union of the columns" "order_id:bigint,total:double,user:string,age:bigint,city:string" "$(columns m2 mixed)"
+"$epoxy" crawl "$work/mixed" --database m3 --table-threshold 1 2> "$work/err"; code=$?
+check "TableThreshold refuses the crawl" "2 1" "$code $(grep -c 'would make 2 tables, more than its TableThreshold of 1' "$work/err")"
+check "and writes nothing (not even the database)" "3" "$("$epoxy" catalog tables m3 > /dev/null 2>&1; echo $?)"
 
 # 4. New folders only: a new day is the only thing read, and adds one partition.
 python3 "$root/tools/gen_sample.py" "$work/inc" --days 3 --rows 100

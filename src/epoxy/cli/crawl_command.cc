@@ -94,6 +94,7 @@ Result<int> RunCrawl(const CrawlArgs& args) {
   if (args.inherit_from_table) config["CrawlerOutput"]["Partitions"]["AddOrUpdateBehavior"] = "InheritFromTable";
   if (args.combine_compatible) config["Grouping"]["TableGroupingPolicy"] = "CombineCompatibleSchemas";
   if (args.table_level > 0) config["Grouping"]["TableLevelConfiguration"] = args.table_level;
+  if (args.table_threshold > 0) config["CrawlerOutput"]["Tables"]["TableThreshold"] = args.table_threshold;
   Json target = {{"Path", path}, {"Exclusions", args.excludes}};
   if (args.sample_size > 0) target["SampleSize"] = args.sample_size;
   Json crawler = {{"Name", name},

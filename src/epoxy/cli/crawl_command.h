@@ -23,6 +23,7 @@ struct CrawlArgs {
   bool combine_compatible = false;
   bool inherit_from_table = false;
   int table_level = 0;
+  int64_t table_threshold = 0;
 };
 
 /// Creates or updates the crawler definition and runs it; prints a summary.

@@ -38,6 +38,7 @@ struct Definition {
   bool merge_new_columns = false;
   bool combine_compatible = false;
   int table_level = 0;
+  int64_t table_threshold = 0;  // fail when a crawl would make more tables; 0 means no limit
   int64_t sample_rows = 1000;
 
   static Result<Definition> From(const Json& c) {
@@ -70,6 +71,7 @@ struct Definition {
       const Json output = config.value("CrawlerOutput", Json::object());
       d.inherit_from_table = output.value("Partitions", Json::object()).value("AddOrUpdateBehavior", "") == "InheritFromTable";
       d.merge_new_columns = output.value("Tables", Json::object()).value("AddOrUpdateBehavior", "") == "MergeNewColumns";
+      d.table_threshold = output.value("Tables", Json::object()).value("TableThreshold", int64_t{0});
       const Json grouping = config.value("Grouping", Json::object());
       d.combine_compatible = grouping.value("TableGroupingPolicy", "") == "CombineCompatibleSchemas";
       d.table_level = grouping.value("TableLevelConfiguration", 0);
@@ -341,6 +343,25 @@ class CrawlRun {
 
   Result<CrawlSummary> Run() {
     auto start = std::chrono::steady_clock::now();
+    std::set<std::string> crawled;
+    if (d_.recrawl == "CRAWL_NEW_FOLDERS_ONLY") {
+      EPOXY_ASSIGN_OR_RETURN(auto folders, store_.GetCrawledFolders(d_.name));
+      crawled.insert(folders.begin(), folders.end());
+    }
+    // Plan every target before writing anything, so TableThreshold can refuse the whole crawl.
+    std::vector<TargetPlan> planned;
+    std::vector<std::string> new_folders;
+    int64_t table_count = 0;
+    for (const auto& target : d_.targets) {
+      planned.emplace_back();
+      EPOXY_RETURN_NOT_OK(CrawlTarget(target, crawled, &planned.back(), &new_folders));
+      table_count += static_cast<int64_t>(planned.back().tables.size());
+    }
+    if (d_.table_threshold > 0 && table_count > d_.table_threshold) {
+      return Status::InvalidInput(
+          "the crawl would make {} tables, more than its TableThreshold of {}; nothing was written", table_count,
+          d_.table_threshold);
+    }
     auto db = store_.GetDatabase(d_.database);
     if (!db.ok()) {
       if (db.status().code() != StatusCode::kNotFound) return db.status();
@@ -348,15 +369,12 @@ class CrawlRun {
       summary_.database_created = true;
       summary_.log.push_back(fmt::format("created database {}", d_.database));
     }
-    std::set<std::string> crawled;
-    if (d_.recrawl == "CRAWL_NEW_FOLDERS_ONLY") {
-      EPOXY_ASSIGN_OR_RETURN(auto folders, store_.GetCrawledFolders(d_.name));
-      crawled.insert(folders.begin(), folders.end());
-    }
     std::set<std::string> seen_tables;
-    std::vector<std::string> new_folders;
-    for (const auto& target : d_.targets) {
-      EPOXY_RETURN_NOT_OK(CrawlTarget(target, crawled, &seen_tables, &new_folders));
+    for (const auto& target : planned) {
+      for (const auto& plan : target.tables) {
+        seen_tables.insert(plan.name);
+        EPOXY_RETURN_NOT_OK(ApplyTable(plan, target.profiles));
+      }
     }
     if (!new_folders.empty()) EPOXY_RETURN_NOT_OK(store_.AddCrawledFolders(d_.name, new_folders));
     if (d_.recrawl != "CRAWL_NEW_FOLDERS_ONLY") EPOXY_RETURN_NOT_OK(HandleDeleted(seen_tables));
@@ -365,8 +383,14 @@ class CrawlRun {
   }
 
  private:
-  Status CrawlTarget(const Definition::Target& target, const std::set<std::string>& crawled,
-                     std::set<std::string>* seen_tables, std::vector<std::string>* new_folders) {
+  /// The classified files of one target and the tables they make.
+  struct TargetPlan {
+    std::vector<FileProfile> profiles;
+    std::vector<TablePlan> tables;
+  };
+
+  Status CrawlTarget(const Definition::Target& target, const std::set<std::string>& crawled, TargetPlan* out,
+                     std::vector<std::string>* new_folders) {
     std::string root = target.path;
     while (root.size() > 1 && root.back() == '/') root.pop_back();
     auto listed = ExpandPaths({root});
@@ -441,10 +465,8 @@ class CrawlRun {
     std::string target_name = Split(root.substr(root.find("://") == std::string::npos ? 0 : root.find("://") + 3)).back();
     Planner planner(d_, usable, &summary_);
     planner.Plan(tree, target_name);
-    for (auto& plan : planner.tables()) {
-      seen_tables->insert(plan.name);
-      EPOXY_RETURN_NOT_OK(ApplyTable(plan, usable));
-    }
+    out->tables = std::move(planner.tables());
+    out->profiles = std::move(usable);
     return Status::OK();
   }
 
