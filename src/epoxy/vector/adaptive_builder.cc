@@ -236,7 +236,7 @@ Result<BatchPtr> AdaptiveStruct::FinishBatch() {
 }
 
 AdaptiveList::AdaptiveList(MemoryPool* pool)
-    : pool_(pool), elements_(pool), offsets_(pool), validity_(pool) {
+    : elements_(pool), offsets_(pool), validity_(pool) {
   (void)offsets_.AppendZeros(4);
 }
 

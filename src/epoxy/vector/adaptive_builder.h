@@ -99,7 +99,6 @@ class AdaptiveList {
   Result<ArrayPtr> Finish();
 
  private:
-  MemoryPool* pool_;
   AdaptiveBuilder elements_;
   BufferBuilder offsets_;
   ValidityBuilder validity_;

@@ -43,7 +43,9 @@ TEST(BuilderTest, ManyValuesAcrossBitmapBytes) {
   EXPECT_EQ(a->null_count(), 143);
   for (int i = 0; i < 1000; ++i) {
     ASSERT_EQ(a->IsNull(i), i % 7 == 0) << i;
-    if (i % 7 != 0) ASSERT_EQ(a->GetBool(i), i % 2 == 0) << i;
+    if (i % 7 != 0) {
+      ASSERT_EQ(a->GetBool(i), i % 2 == 0) << i;
+    }
   }
 }
 

@@ -49,7 +49,9 @@ TEST(JsonConformanceTest, WholeFolder) {
       ++accepted;
     } else if (name[0] == 'n') {
       EXPECT_FALSE(st.ok()) << name << " was accepted";
-      if (!st.ok()) EXPECT_NE(st.message().find("invalid JSON"), std::string::npos);
+      if (!st.ok()) {
+        EXPECT_NE(st.message().find("invalid JSON"), std::string::npos);
+      }
       ++refused;
     } else if (name[0] == 'i') {
       EXPECT_EQ(st.ok(), kAcceptedImplementationDefined.count(name) > 0) << name << ": " << st.ToString();
