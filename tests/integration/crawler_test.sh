@@ -66,6 +66,8 @@ python3 "$root/tools/gen_sample.py" "$work/inc" --days 3 --rows 100
 python3 "$root/tools/gen_sample.py" "$work/inc2" --days 4 --rows 100
 cp -r "$work/inc2/json/dt=2026-08-19" "$work/inc/json/"
 out=$("$epoxy" crawl "$work/inc/json" --database inc --name inc --recrawl new-folders)
+check "new folders only keeps LOG behaviours, as Glue requires" "LOG LOG" "$("$epoxy" crawler show inc | json 'd["Crawler"]["SchemaChangePolicy"]["UpdateBehavior"]+" "+d["Crawler"]["SchemaChangePolicy"]["DeleteBehavior"]')"
+check "and refuses others" "2" "$("$epoxy" crawl "$work/inc/json" --database inc --name inc --recrawl new-folders --update-behavior update > /dev/null 2>&1; echo $?)"
 check "new folders only: one file read" "1" "$(echo "$out" | sed -E 's/.* ([0-9]+) read.*/\1/' | head -1)"
 check "new folders only: one partition added" "1" "$(echo "$out" | sed -E 's/.*; ([0-9]+) partition.*/\1/' | head -1)"
 check "four partitions in all" "4" "$("$epoxy" catalog partitions inc json | wc -l | tr -d ' ')"

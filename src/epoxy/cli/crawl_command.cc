@@ -76,16 +76,24 @@ Result<int> Report(const std::string& name, const Result<crawler::CrawlSummary>&
 Result<int> RunCrawl(const CrawlArgs& args) {
   if (args.database.empty()) return Status::InvalidInput("epoxy crawl needs --database");
   std::string update, del, recrawl;
-  if (args.update_behavior == "update") update = "UPDATE_IN_DATABASE";
-  else if (args.update_behavior == "log") update = "LOG";
-  else return Status::InvalidInput("--update-behavior must be update or log");
-  if (args.delete_behavior == "log") del = "LOG";
-  else if (args.delete_behavior == "delete") del = "DELETE_FROM_DATABASE";
-  else if (args.delete_behavior == "deprecate") del = "DEPRECATE_IN_DATABASE";
-  else return Status::InvalidInput("--delete-behavior must be log, delete or deprecate");
   if (args.recrawl == "everything") recrawl = "CRAWL_EVERYTHING";
   else if (args.recrawl == "new-folders") recrawl = "CRAWL_NEW_FOLDERS_ONLY";
   else return Status::InvalidInput("--recrawl must be everything or new-folders");
+  // Glue only allows LOG behaviours with CRAWL_NEW_FOLDERS_ONLY: old folders are never re-read.
+  const bool new_folders = recrawl == "CRAWL_NEW_FOLDERS_ONLY";
+  if (new_folders && ((!args.update_behavior.empty() && args.update_behavior != "log") ||
+                      (!args.delete_behavior.empty() && args.delete_behavior != "log"))) {
+    return Status::InvalidInput("--recrawl new-folders needs --update-behavior log and --delete-behavior log");
+  }
+  std::string update_behavior = args.update_behavior.empty() ? (new_folders ? "log" : "update") : args.update_behavior;
+  std::string delete_behavior = args.delete_behavior.empty() ? (new_folders ? "log" : "deprecate") : args.delete_behavior;
+  if (update_behavior == "update") update = "UPDATE_IN_DATABASE";
+  else if (update_behavior == "log") update = "LOG";
+  else return Status::InvalidInput("--update-behavior must be update or log");
+  if (delete_behavior == "log") del = "LOG";
+  else if (delete_behavior == "delete") del = "DELETE_FROM_DATABASE";
+  else if (delete_behavior == "deprecate") del = "DEPRECATE_IN_DATABASE";
+  else return Status::InvalidInput("--delete-behavior must be log, delete or deprecate");
   std::string path = args.path;
   while (path.size() > 1 && path.back() == '/') path.pop_back();
   std::string name = args.name;

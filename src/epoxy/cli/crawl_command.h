@@ -18,8 +18,8 @@ struct CrawlArgs {
   std::vector<std::string> excludes;
   int64_t sample_size = 0;
   std::string recrawl = "everything";           // everything | new-folders
-  std::string update_behavior = "update";       // update | log
-  std::string delete_behavior = "deprecate";    // log | delete | deprecate
+  std::string update_behavior;  // update | log; default update, or log for new-folders recrawls
+  std::string delete_behavior;  // log | delete | deprecate; default deprecate, or log likewise
   bool combine_compatible = false;
   bool inherit_from_table = false;
   int table_level = 0;

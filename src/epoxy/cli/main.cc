@@ -112,8 +112,8 @@ int main(int argc, char** argv) {
   crawl->add_option("--exclude", crawl_args.excludes, "a glob, relative to PATH, of files to leave out; repeatable");
   crawl->add_option("--sample-size", crawl_args.sample_size, "files read per folder (default: all)");
   crawl->add_option("--recrawl", crawl_args.recrawl, "everything (default) or new-folders");
-  crawl->add_option("--update-behavior", crawl_args.update_behavior, "update (default) or log");
-  crawl->add_option("--delete-behavior", crawl_args.delete_behavior, "deprecate (default), log or delete");
+  crawl->add_option("--update-behavior", crawl_args.update_behavior, "update (default) or log (the default and only choice with --recrawl new-folders)");
+  crawl->add_option("--delete-behavior", crawl_args.delete_behavior, "deprecate (default), log or delete (log with --recrawl new-folders)");
   crawl->add_flag("--combine-compatible", crawl_args.combine_compatible, "one table per path (CombineCompatibleSchemas)");
   crawl->add_flag("--inherit-from-table", crawl_args.inherit_from_table, "partitions take the table's schema");
   crawl->add_option("--table-level", crawl_args.table_level, "the folder depth of tables (bucket or root = 1)");
