@@ -8,11 +8,7 @@ epoxy=$1
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 export EPOXY_HOME=$work/home
-failures=0
-check() {
-  if [ "$2" == "$3" ]; then echo "ok: $1"; else
-    echo "FAIL: $1"; echo "  expected: $2"; echo "  actual:   $3"; failures=$((failures + 1)); fi
-}
+source "$(dirname "$0")/checks.sh"
 c() { "$epoxy" catalog "$@"; }
 json() { python3 -c "import json,sys; d=json.load(sys.stdin); print($1)"; }
 
@@ -77,5 +73,4 @@ check "delete-table" "" "$(c tables sales)"
 c delete-database sales
 check "delete-database" "" "$(c databases)"
 
-if [ $failures -gt 0 ]; then echo "$failures check(s) failed"; exit 1; fi
-echo "all checks passed"
+finish

@@ -7,14 +7,7 @@ epoxy=$1
 root=$2
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-failures=0
-check() {  # check NAME EXPECTED ACTUAL
-  if [ "$2" == "$3" ]; then
-    echo "ok: $1"
-  else
-    echo "FAIL: $1"; echo "  expected: $2"; echo "  actual:   $3"; failures=$((failures + 1))
-  fi
-}
+source "$(dirname "$0")/checks.sh"
 
 python3 "$root/tools/gen_sample.py" "$work/plain" --days 2 --rows 300
 python3 "$root/tools/gen_sample.py" "$work/drift" --days 2 --rows 300 --drift --gzip
@@ -97,5 +90,4 @@ check "memory limit message" "1" "$(grep -c "exceeds the memory limit" "$work/er
 
 check "table output" "1" "$("$epoxy" cat "$work/plain/json" --output table --limit 3 | grep -c '^| event_id')"
 
-if [ $failures -gt 0 ]; then echo "$failures check(s) failed"; exit 1; fi
-echo "all checks passed"
+finish

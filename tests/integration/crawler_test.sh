@@ -11,11 +11,7 @@ shared=${3:-}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 export EPOXY_HOME=$work/home
-failures=0
-check() {
-  if [ "$2" == "$3" ]; then echo "ok: $1"; else
-    echo "FAIL: $1"; echo "  expected: $2"; echo "  actual:   $3"; failures=$((failures + 1)); fi
-}
+source "$(dirname "$0")/checks.sh"
 json() { python3 -c "import json,sys; d=json.load(sys.stdin); print($1)"; }
 columns() { "$epoxy" catalog table "$1" "$2" --json | json '",".join(c["Name"]+":"+c["Type"] for c in d["Table"]["StorageDescriptor"]["Columns"])'; }
 keys() { "$epoxy" catalog table "$1" "$2" --json | json '",".join(c["Name"]+":"+c["Type"] for c in d["Table"]["PartitionKeys"])'; }
@@ -151,5 +147,4 @@ else
   echo "note: ../shared/bench/gen.py not present; the shared-generator checks were skipped"
 fi
 
-if [ $failures -gt 0 ]; then echo "$failures check(s) failed"; exit 1; fi
-echo "all checks passed"
+finish

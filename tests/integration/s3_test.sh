@@ -26,12 +26,7 @@ export AWS_ACCESS_KEY_ID=testing AWS_SECRET_ACCESS_KEY=testing AWS_REGION=us-eas
 export AWS_ENDPOINT_URL=http://127.0.0.1:$proxy_port
 export EPOXY_S3_CONNECT_TIMEOUT_MS=2000 EPOXY_S3_READ_TIMEOUT_MS=2000 EPOXY_S3_MAX_ATTEMPTS=4
 unset AWS_PROFILE
-failures=0
-check() {
-  if [ "$2" == "$3" ]; then echo "ok: $1"; else
-    echo "FAIL: $1"; echo "  expected: $2" | head -c 400; echo; echo "  actual:   $3" | head -c 400; echo
-    failures=$((failures + 1)); fi
-}
+source "$(dirname "$0")/checks.sh"
 rules() { printf '%s\n' "$@" > "$work/rules"; }
 s3py() {  # boto3 against moto directly (the test's own setup and inspection)
   python3 - "$moto_port" "$@" << 'PY'
@@ -127,5 +122,4 @@ check "malformed endpoint" "2 1" "$code $(grep -c 'not a URL' "$work/err")"
 AWS_ENDPOINT_URL=http://127.0.0.1:$(free_port) EPOXY_S3_MAX_ATTEMPTS=2 "$epoxy" cat s3://lake/raw/csv/ > /dev/null 2> "$work/err"; code=$?
 check "unreachable endpoint" "5" "$code"
 
-if [ $failures -gt 0 ]; then echo "$failures check(s) failed"; exit 1; fi
-echo "all checks passed"
+finish

@@ -18,11 +18,7 @@ gen --format jsonl --out "$work/jsonl"
 gen --format jsonl --out "$work/drift" --drift --drift-rate 0.01
 gen --format csv --out "$work/driftcsv" --drift --drift-rate 0.01
 gen --format jsonl --out "$work/gz" --gzip
-failures=0
-check() {
-  if [ "$2" == "$3" ]; then echo "ok: $1"; else
-    echo "FAIL: $1"; echo "  expected: $2"; echo "  actual:   $3"; failures=$((failures + 1)); fi
-}
+source "$(dirname "$0")/checks.sh"
 check "csv schema" "event_id: string
 user_id: bigint
 ts: string
@@ -39,5 +35,4 @@ check "csv rows" "12000" "$("$epoxy" cat "$work/csv" | wc -l | tr -d ' ')"
 check "jsonl rows" "12000" "$("$epoxy" cat "$work/jsonl" | wc -l | tr -d ' ')"
 check "gzip jsonl rows" "12000" "$("$epoxy" cat "$work/gz" | wc -l | tr -d ' ')"
 check "drift rows all read" "12000" "$("$epoxy" cat "$work/drift" | wc -l | tr -d ' ')"
-if [ $failures -gt 0 ]; then exit 1; fi
-echo "all checks passed"
+finish
