@@ -422,14 +422,15 @@ class CrawlRun {
       if (target.sample_size > 0 && sampled_per_folder[folder]++ >= target.sample_size) continue;
       files.push_back(std::move(f));
     }
-    // Profile the files in parallel.
+    // Profile the files in parallel; their readers parse on a pool of their own (see ProfileFile).
     std::vector<FileProfile> profiles(files.size());
     std::atomic<int64_t> done{0};
     {
+      ThreadPool parse_pool(1);
       TaskGroup tasks(ThreadPool::Default());
       for (size_t i = 0; i < files.size(); ++i) {
         tasks.Spawn([&, i]() -> Status {
-          profiles[i] = ProfileFile(files[i], d_.sample_rows);
+          profiles[i] = ProfileFile(files[i], d_.sample_rows, &parse_pool);
           int64_t n = ++done;
           if (progress_) progress_(n, static_cast<int64_t>(files.size()));
           return Status::OK();

@@ -99,7 +99,7 @@ TypePtr WidenIntegers(const TypePtr& type) {
 
 }  // namespace
 
-FileProfile ProfileFile(const FileInfo& file, int64_t sample_rows) {
+FileProfile ProfileFile(const FileInfo& file, int64_t sample_rows, ThreadPool* parse_pool) {
   FileProfile p;
   p.file = file;
   p.classification = "UNKNOWN";
@@ -137,6 +137,7 @@ FileProfile ProfileFile(const FileInfo& file, int64_t sample_rows) {
   ReadOptions options;
   options.errors = &errors;
   options.block_size = 1 << 20;
+  options.pool = parse_pool;
   if (p.classification == "csv") {
     options.format_options["separator"] = std::string(1, p.delimiter);
     options.format_options["withHeader"] = p.header ? "true" : "false";

@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "epoxy/common/thread_pool.h"
 #include "epoxy/format/compression.h"
 #include "epoxy/storage/file_system.h"
 #include "epoxy/types/schema.h"
@@ -28,6 +29,10 @@ struct FileProfile {
 /// Classifies and samples one file (the first `sample_rows` records). Problems with the file
 /// (unreadable, corrupt, empty, unknown content) give a profile with classification UNKNOWN and
 /// a reason, not an error; only a failure of the crawl itself is an error.
-FileProfile ProfileFile(const FileInfo& file, int64_t sample_rows);
+/// `parse_pool` runs the reader's parse tasks (the default pool when null). Callers that profile
+/// files as tasks of a pool must pass another one: a reader waiting on its parse tasks helps run
+/// its pool's queue, and would otherwise start further profiles inside this one, nesting
+/// without bound and keeping every nested file's data alive.
+FileProfile ProfileFile(const FileInfo& file, int64_t sample_rows, ThreadPool* parse_pool = nullptr);
 
 }  // namespace epoxy::crawler
