@@ -41,6 +41,13 @@ check "LOG records the conflict" "1" "$(echo "$out" | grep -c 'column user_id is
 out=$("$epoxy" crawl "$work/drift/events" --database d --name drift --update-behavior update)
 check "UPDATE_IN_DATABASE retypes" "user_id:string" "$(columns d events)"
 check "the old definition is a version" "2" "$("$epoxy" catalog versions d events | wc -l | tr -d ' ')"
+mkdir -p "$work/merge/t"
+printf '{"a": 1, "b": 2}\n' > "$work/merge/t/1.json"
+"$epoxy" crawl "$work/merge/t" --database mg --merge-new-columns > /dev/null
+printf '{"a": "x", "c": true}\n' > "$work/merge/t/2.json"
+rm "$work/merge/t/1.json"
+"$epoxy" crawl "$work/merge/t" --database mg --merge-new-columns > /dev/null
+check "MergeNewColumns adds columns, never drops or retypes" "a:bigint,b:bigint,c:boolean" "$(columns mg t)"
 
 # 3. Sibling folders with unrelated schemas: a table each; CombineCompatibleSchemas: one table.
 mkdir -p "$work/mixed/orders" "$work/mixed/users"

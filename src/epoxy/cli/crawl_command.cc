@@ -100,6 +100,7 @@ Result<int> RunCrawl(const CrawlArgs& args) {
   if (name.empty()) name = args.database + "_" + crawler::TableNameFor(path.substr(path.rfind('/') + 1), "");
   Json config = {{"Version", 1.0}};
   if (args.inherit_from_table) config["CrawlerOutput"]["Partitions"]["AddOrUpdateBehavior"] = "InheritFromTable";
+  if (args.merge_new_columns) config["CrawlerOutput"]["Tables"]["AddOrUpdateBehavior"] = "MergeNewColumns";
   if (args.combine_compatible) config["Grouping"]["TableGroupingPolicy"] = "CombineCompatibleSchemas";
   if (args.table_level > 0) config["Grouping"]["TableLevelConfiguration"] = args.table_level;
   if (args.table_threshold > 0) config["CrawlerOutput"]["Tables"]["TableThreshold"] = args.table_threshold;

@@ -22,6 +22,7 @@ struct CrawlArgs {
   std::string delete_behavior;  // log | delete | deprecate; default deprecate, or log likewise
   bool combine_compatible = false;
   bool inherit_from_table = false;
+  bool merge_new_columns = false;
   int table_level = 0;
   int64_t table_threshold = 0;
 };

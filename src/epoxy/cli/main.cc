@@ -116,6 +116,8 @@ int main(int argc, char** argv) {
   crawl->add_option("--delete-behavior", crawl_args.delete_behavior, "deprecate (default), log or delete (log with --recrawl new-folders)");
   crawl->add_flag("--combine-compatible", crawl_args.combine_compatible, "one table per path (CombineCompatibleSchemas)");
   crawl->add_flag("--inherit-from-table", crawl_args.inherit_from_table, "partitions take the table's schema");
+  crawl->add_flag("--merge-new-columns", crawl_args.merge_new_columns,
+                  "updates only add new columns, never drop or retype (MergeNewColumns)");
   crawl->add_option("--table-level", crawl_args.table_level, "the folder depth of tables (bucket or root = 1)");
   crawl->add_option("--table-threshold", crawl_args.table_threshold,
                     "fail, writing nothing, when the crawl would make more tables than this");
