@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
 #include <mutex>
 
 #include <nlohmann/json.hpp>
@@ -193,7 +194,7 @@ class SqliteCatalogStore final : public CatalogStore {
     Stmt list(db_, "SELECT name, doc FROM databases WHERE name > ? ORDER BY name LIMIT ?");
     EPOXY_RETURN_NOT_OK(list.ok());
     list.Bind(1, after).Bind(2, max + 1);
-    return ReadPage(list, max, 1);
+    return ReadPage(list, max, "listing databases");
   }
 
   Status DeleteDatabase(const std::string& raw) override {
@@ -245,7 +246,7 @@ class SqliteCatalogStore final : public CatalogStore {
     Stmt list(db_, "SELECT name, doc FROM tables WHERE db = ? AND name > ? ORDER BY name LIMIT ?");
     EPOXY_RETURN_NOT_OK(list.ok());
     list.Bind(1, db).Bind(2, after).Bind(3, max + 1);
-    return ReadPage(list, max, 1);
+    return ReadPage(list, max, "listing tables");
   }
 
   Status UpdateTable(const std::string& raw_db, const Json& input, bool skip_archive) override {
@@ -293,19 +294,9 @@ class SqliteCatalogStore final : public CatalogStore {
                    "ORDER BY version DESC LIMIT ?");
     EPOXY_RETURN_NOT_OK(list.ok());
     list.Bind(1, db).Bind(2, name).Bind(3, after.empty() ? INT64_MAX : std::atoll(after.c_str())).Bind(4, max + 1);
-    Page page;
-    int rc;
-    int64_t last = 0;
-    while ((rc = list.Step()) == SQLITE_ROW) {
-      if (static_cast<int>(page.items.size()) == max) {
-        page.next_token = EncodeToken(std::to_string(last));
-        break;
-      }
-      last = list.Int(0);
-      page.items.push_back(Json{{"Table", Json::parse(list.Text(1))}, {"VersionId", std::to_string(last)}});
-    }
-    if (rc != SQLITE_ROW && rc != SQLITE_DONE) return Error("listing table versions");
-    return page;
+    return ReadPage(list, max, "listing table versions", [](const Stmt& row) {
+      return Json{{"Table", Json::parse(row.Text(1))}, {"VersionId", std::to_string(row.Int(0))}};
+    });
   }
 
   Status DeleteTableVersion(const std::string& raw_db, const std::string& raw_name,
@@ -427,19 +418,7 @@ class SqliteCatalogStore final : public CatalogStore {
     list.Bind(i++, after.empty() ? int64_t{0} : std::atoll(after.c_str()));
     for (const auto& p : filter.params) list.Bind(i++, p);
     list.Bind(i++, max + 1);
-    Page page;
-    int rc;
-    int64_t last = 0;
-    while ((rc = list.Step()) == SQLITE_ROW) {
-      if (static_cast<int>(page.items.size()) == max) {
-        page.next_token = EncodeToken(std::to_string(last));
-        break;
-      }
-      last = list.Int(0);
-      page.items.push_back(Json::parse(list.Text(1)));
-    }
-    if (rc != SQLITE_ROW && rc != SQLITE_DONE) return Error("listing partitions");
-    return page;
+    return ReadPage(list, max, "listing partitions");
   }
 
   Status PutCrawler(const Json& crawler) override {
@@ -695,7 +674,11 @@ class SqliteCatalogStore final : public CatalogStore {
     return doc;
   }
 
-  Result<Page> ReadPage(Stmt& list, int max, int doc_column) {
+  /// One page of `list`, whose rows are (key, document) and which asks for max + 1 rows: the
+  /// extra row only tells that a next page exists, whose token is the last key returned.
+  /// `item` turns a row into the page's item (the parsed document when null).
+  Result<Page> ReadPage(Stmt& list, int max, const std::string& what,
+                        const std::function<Json(const Stmt&)>& item = nullptr) {
     Page page;
     int rc;
     std::string last;
@@ -705,9 +688,9 @@ class SqliteCatalogStore final : public CatalogStore {
         break;
       }
       last = list.Text(0);
-      page.items.push_back(Json::parse(list.Text(doc_column)));
+      page.items.push_back(item ? item(list) : Json::parse(list.Text(1)));
     }
-    if (rc != SQLITE_ROW && rc != SQLITE_DONE) return Error("listing");
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE) return Error(what);
     return page;
   }
 
