@@ -2,7 +2,10 @@
 // Opening a catalog, and Glue's error names and naming rules.
 #include "epoxy/catalog/catalog_store.h"
 
+#include <algorithm>
 #include <cstdlib>
+
+#include <nlohmann/json.hpp>
 
 #include "epoxy/catalog/sqlite/sqlite_catalog_store.h"
 
@@ -43,6 +46,26 @@ Status ValidateName(std::string_view kind, const std::string& name) {
     }
   }
   return Status::OK();
+}
+
+Result<std::pair<std::string, std::string>> ClassifierKindAndName(const Json& classifier) {
+  static const char* kKinds[] = {"GrokClassifier", "XMLClassifier", "JsonClassifier", "CsvClassifier"};
+  if (!classifier.is_object() || classifier.size() != 1) {
+    return Status::InvalidInput("a classifier is an object with exactly one of GrokClassifier, XMLClassifier, "
+                                "JsonClassifier or CsvClassifier");
+  }
+  const std::string kind = classifier.begin().key();
+  if (std::none_of(std::begin(kKinds), std::end(kKinds), [&](const char* k) { return kind == k; })) {
+    return Status::InvalidInput("unknown classifier kind '{}' (known: GrokClassifier, XMLClassifier, JsonClassifier, "
+                                "CsvClassifier)", kind);
+  }
+  const Json& body = classifier.begin().value();
+  if (!body.is_object() || !body.contains("Name") || !body["Name"].is_string()) {
+    return Status::InvalidInput("{} needs a Name", kind);
+  }
+  std::string name = body["Name"].get<std::string>();
+  EPOXY_RETURN_NOT_OK(ValidateName("classifier", name));
+  return std::make_pair(kind, name);
 }
 
 }  // namespace epoxy::catalog

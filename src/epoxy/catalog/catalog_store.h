@@ -83,7 +83,20 @@ class CatalogStore {
   /// Folders a crawler has read (for CRAWL_NEW_FOLDERS_ONLY).
   virtual Result<std::vector<std::string>> GetCrawledFolders(const std::string& name) = 0;
   virtual Status AddCrawledFolders(const std::string& name, const std::vector<std::string>& folders) = 0;
+
+  // Custom classifiers, in Glue's Classifier shape: one of GrokClassifier, XMLClassifier,
+  // JsonClassifier or CsvClassifier, each holding the Name and its settings.
+  /// kAlreadyExists when a classifier of that name exists.
+  virtual Status CreateClassifier(const Json& classifier) = 0;
+  /// Replaces an existing classifier's settings (kNotFound when missing; its kind may not change).
+  virtual Status UpdateClassifier(const Json& classifier) = 0;
+  virtual Result<Json> GetClassifier(const std::string& name) = 0;
+  virtual Result<std::vector<Json>> GetClassifiers() = 0;
+  virtual Status DeleteClassifier(const std::string& name) = 0;
 };
+
+/// The kind ("GrokClassifier", ...) and name of a classifier in Glue's shape, or why it is not one.
+Result<std::pair<std::string, std::string>> ClassifierKindAndName(const Json& classifier);
 
 /// The Glue exception name for a failed status ("EntityNotFoundException", ...). A status whose
 /// message starts with "CrawlerRunningException" keeps that name.

@@ -18,7 +18,7 @@
 namespace epoxy::catalog {
 namespace {
 
-constexpr int kSchemaVersion = 2;
+constexpr int kSchemaVersion = 3;
 constexpr int kMaxPartitionKeys = 10;
 
 const char* kMigrations[] = {
@@ -37,6 +37,8 @@ const char* kMigrations[] = {
     R"(CREATE TABLE crawlers(name TEXT PRIMARY KEY, doc TEXT NOT NULL);
        CREATE TABLE crawls(id INTEGER PRIMARY KEY AUTOINCREMENT, crawler TEXT NOT NULL, doc TEXT NOT NULL);
        CREATE TABLE crawled_folders(crawler TEXT NOT NULL, folder TEXT NOT NULL, PRIMARY KEY(crawler, folder));)",
+    // version 3: custom classifiers
+    R"(CREATE TABLE classifiers(name TEXT PRIMARY KEY, doc TEXT NOT NULL);)",
 };
 
 double Now() {
@@ -516,6 +518,35 @@ class SqliteCatalogStore final : public CatalogStore {
     return Finish(st);
   }
 
+  Status CreateClassifier(const Json& classifier) override { return PutClassifier(classifier, false); }
+  Status UpdateClassifier(const Json& classifier) override { return PutClassifier(classifier, true); }
+
+  Result<Json> GetClassifier(const std::string& name) override {
+    std::lock_guard lock(mu_);
+    return GetClassifierLocked(name);
+  }
+
+  Result<std::vector<Json>> GetClassifiers() override {
+    std::lock_guard lock(mu_);
+    Stmt list(db_, "SELECT doc FROM classifiers ORDER BY name");
+    EPOXY_RETURN_NOT_OK(list.ok());
+    std::vector<Json> out;
+    int rc;
+    while ((rc = list.Step()) == SQLITE_ROW) out.push_back(Json::parse(list.Text(0)));
+    if (rc != SQLITE_DONE) return Error("listing classifiers");
+    return out;
+  }
+
+  Status DeleteClassifier(const std::string& name) override {
+    std::lock_guard lock(mu_);
+    EPOXY_RETURN_NOT_OK(Exec("BEGIN IMMEDIATE"));
+    Status st = [&]() -> Status {
+      EPOXY_RETURN_NOT_OK(GetClassifierLocked(name).status());
+      return ExecBound("DELETE FROM classifiers WHERE name = ?", {name});
+    }();
+    return Finish(st);
+  }
+
   Result<std::vector<Json>> GetCrawlHistory(const std::string& name, int max) override {
     std::lock_guard lock(mu_);
     EPOXY_RETURN_NOT_OK(GetCrawlerLocked(name).status());
@@ -615,6 +646,47 @@ class SqliteCatalogStore final : public CatalogStore {
     if (rc == SQLITE_DONE) return Status::NotFound("database {} not found", db);
     if (rc != SQLITE_ROW) return Error("reading database " + db);
     return Status::OK();
+  }
+
+  /// Creates (`update` false) or replaces a classifier, keeping Glue's CreationTime/Version.
+  Status PutClassifier(const Json& classifier, bool update) {
+    EPOXY_ASSIGN_OR_RETURN(auto kind_and_name, ClassifierKindAndName(classifier));
+    const auto& [kind, name] = kind_and_name;
+    std::lock_guard lock(mu_);
+    EPOXY_RETURN_NOT_OK(Exec("BEGIN IMMEDIATE"));
+    Status st = [&, &kind = kind, &name = name]() -> Status {
+      Json doc = classifier;
+      Json& body = doc[kind];
+      auto old = GetClassifierLocked(name);
+      if (!old.ok() && old.status().code() != StatusCode::kNotFound) return old.status();
+      if (old.ok() && !update) return Status::AlreadyExists("classifier {} already exists", name);
+      if (!old.ok() && update) return old.status();
+      if (old.ok()) {
+        const std::string old_kind = old->begin().key();
+        if (old_kind != kind) {
+          return Status::InvalidInput("classifier {} is a {}; it cannot become a {}", name, old_kind, kind);
+        }
+        const Json& old_body = old->begin().value();
+        body["CreationTime"] = old_body.value("CreationTime", Now());
+        body["Version"] = old_body.value("Version", int64_t{1}) + 1;
+      } else {
+        body["CreationTime"] = Now();
+        body["Version"] = 1;
+      }
+      body["LastUpdated"] = Now();
+      return ExecBound("INSERT OR REPLACE INTO classifiers(name, doc) VALUES(?, ?)", {name, doc.dump()});
+    }();
+    return Finish(st);
+  }
+
+  Result<Json> GetClassifierLocked(const std::string& name) {
+    Stmt get(db_, "SELECT doc FROM classifiers WHERE name = ?");
+    EPOXY_RETURN_NOT_OK(get.ok());
+    get.Bind(1, name);
+    int rc = get.Step();
+    if (rc == SQLITE_ROW) return Json::parse(get.Text(0));
+    if (rc == SQLITE_DONE) return Status::NotFound("classifier {} not found", name);
+    return Error("reading classifier " + name);
   }
 
   Result<Json> GetCrawlerLocked(const std::string& name) {

@@ -148,6 +148,38 @@ TEST_F(CatalogStoreTest, DeletingCascades) {
   EXPECT_TRUE(store_->GetPartitions("raw", "events", "", "", 10)->items.empty());
 }
 
+TEST_F(CatalogStoreTest, ClassifiersKeepGlueShapeAndVersions) {
+  Json csv = {{"CsvClassifier", {{"Name", "pipes"}, {"Delimiter", "|"}, {"ContainsHeader", "PRESENT"}}}};
+  ASSERT_OK(store_->CreateClassifier(csv));
+  EXPECT_EQ(store_->CreateClassifier(csv).code(), StatusCode::kAlreadyExists);
+  auto got = store_->GetClassifier("pipes");
+  ASSERT_TRUE(got.ok()) << got.status().ToString();
+  EXPECT_EQ((*got)["CsvClassifier"]["Delimiter"], "|");
+  EXPECT_EQ((*got)["CsvClassifier"]["Version"], 1);
+  csv["CsvClassifier"]["Delimiter"] = ";";
+  ASSERT_OK(store_->UpdateClassifier(csv));
+  got = store_->GetClassifier("pipes");
+  EXPECT_EQ((*got)["CsvClassifier"]["Delimiter"], ";");
+  EXPECT_EQ((*got)["CsvClassifier"]["Version"], 2);
+  // The kind of a classifier does not change, and a missing one cannot be updated.
+  Json json = {{"JsonClassifier", {{"Name", "pipes"}, {"JsonPath", "$[*]"}}}};
+  EXPECT_EQ(store_->UpdateClassifier(json).code(), StatusCode::kInvalidInput);
+  json["JsonClassifier"]["Name"] = "arrays";
+  EXPECT_EQ(store_->UpdateClassifier(json).code(), StatusCode::kNotFound);
+  ASSERT_OK(store_->CreateClassifier(json));
+  auto all = store_->GetClassifiers();
+  ASSERT_TRUE(all.ok());
+  ASSERT_EQ(all->size(), 2u);
+  EXPECT_TRUE((*all)[0].contains("JsonClassifier"));
+  ASSERT_OK(store_->DeleteClassifier("arrays"));
+  EXPECT_EQ(store_->GetClassifier("arrays").status().code(), StatusCode::kNotFound);
+  EXPECT_EQ(store_->DeleteClassifier("arrays").code(), StatusCode::kNotFound);
+  // Shapes that are not a classifier are refused with what is wrong.
+  EXPECT_EQ(store_->CreateClassifier(Json{{"OrcClassifier", {{"Name", "x"}}}}).code(), StatusCode::kInvalidInput);
+  EXPECT_EQ(store_->CreateClassifier(Json{{"CsvClassifier", {{"Delimiter", ","}}}}).code(), StatusCode::kInvalidInput);
+  EXPECT_EQ(store_->CreateClassifier(Json::array()).code(), StatusCode::kInvalidInput);
+}
+
 TEST(CatalogFileTest, CorruptAndNewerCatalogsAreRefused) {
   TempDir dir;
   std::string garbage = dir.Write("garbage.db", std::string(8192, 'x'));
