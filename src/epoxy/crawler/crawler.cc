@@ -40,6 +40,7 @@ struct Definition {
   int table_level = 0;
   int64_t table_threshold = 0;  // fail when a crawl would make more tables; 0 means no limit
   int64_t sample_rows = 1000;
+  std::vector<std::string> classifiers;  // custom classifiers' names, in the order they are tried
 
   static Result<Definition> From(const Json& c) {
     Definition d;
@@ -56,6 +57,10 @@ struct Definition {
       d.targets.push_back(std::move(target));
     }
     if (d.targets.empty()) return Status::InvalidInput("crawler {} has no S3Targets", d.name);
+    for (const auto& name : c.value("Classifiers", Json::array())) {
+      if (!name.is_string()) return Status::InvalidInput("crawler {}: Classifiers must be a list of names", d.name);
+      d.classifiers.push_back(name.get<std::string>());
+    }
     const Json policy = c.value("SchemaChangePolicy", Json::object());
     d.update_behavior = policy.value("UpdateBehavior", d.update_behavior);
     d.delete_behavior = policy.value("DeleteBehavior", d.delete_behavior);
@@ -292,12 +297,28 @@ Json StorageDescriptor(const FileProfile& p, const Schema& schema, const std::st
     for (const auto& f : schema.fields()) paths.push_back(f.name);
     sd["SerdeInfo"] = {{"SerializationLibrary", "org.openx.data.jsonserde.JsonSerDe"},
                        {"Parameters", {{"paths", fmt::format("{}", fmt::join(paths.get<std::vector<std::string>>(), ","))}}}};
+    if (p.read_options.count("jsonPath")) params["jsonPath"] = p.read_options.at("jsonPath");
+  } else if (!p.grok_pattern.empty()) {
+    sd["InputFormat"] = "org.apache.hadoop.mapred.TextInputFormat";
+    sd["OutputFormat"] = "org.apache.hadoop.hive.ql.io.HiveIgnoreKeyTextOutputFormat";
+    Json serde_params = {{"input.format", p.grok_pattern}};
+    if (!p.grok_custom_patterns.empty()) serde_params["input.grokCustomPatterns"] = p.grok_custom_patterns;
+    sd["SerdeInfo"] = {{"SerializationLibrary", "com.amazonaws.glue.serde.GrokSerDe"}, {"Parameters", serde_params}};
+    params["grokPattern"] = p.grok_pattern;
+    if (!p.grok_custom_patterns.empty()) params["grokCustomPatterns"] = p.grok_custom_patterns;
   } else {
     sd["InputFormat"] = "org.apache.hadoop.mapred.TextInputFormat";
     sd["OutputFormat"] = "org.apache.hadoop.hive.ql.io.HiveIgnoreKeyTextOutputFormat";
-    sd["SerdeInfo"] = {{"SerializationLibrary", "org.apache.hadoop.hive.serde2.lazy.LazySimpleSerDe"},
-                       {"Parameters", {{"field.delim", std::string(1, p.delimiter)}}}};
+    if (p.serde == "OpenCSVSerDe") {
+      sd["SerdeInfo"] = {{"SerializationLibrary", "org.apache.hadoop.hive.serde2.OpenCSVSerde"},
+                         {"Parameters", {{"separatorChar", std::string(1, p.delimiter)},
+                                         {"quoteChar", std::string(1, p.quote)}}}};
+    } else {
+      sd["SerdeInfo"] = {{"SerializationLibrary", "org.apache.hadoop.hive.serde2.lazy.LazySimpleSerDe"},
+                         {"Parameters", {{"field.delim", std::string(1, p.delimiter)}}}};
+    }
     params["delimiter"] = std::string(1, p.delimiter);
+    if (p.quote != '"') params["quoteChar"] = std::string(1, p.quote);
     params["areColumnsQuoted"] = p.quoted ? "true" : "false";
     params["columnsOrdered"] = "true";
     if (p.header) params["skip.header.line.count"] = "1";
@@ -338,11 +359,17 @@ std::string PartitionLocation(const std::string& file_path) {
 
 class CrawlRun {
  public:
-  CrawlRun(catalog::CatalogStore& store, const Definition& d, const CrawlProgress& progress)
-      : store_(store), d_(d), progress_(progress) {}
+  CrawlRun(catalog::CatalogStore& store, const Definition& d, std::vector<CustomClassifier> classifiers,
+           const CrawlProgress& progress)
+      : store_(store), d_(d), classifiers_(std::move(classifiers)), progress_(progress) {}
 
   Result<CrawlSummary> Run() {
     auto start = std::chrono::steady_clock::now();
+    for (const auto& c : classifiers_) {
+      if (c.kind == CustomClassifier::Kind::kXml) {
+        summary_.log.push_back(fmt::format("classifier {} is an XML classifier, which this build does not run", c.name));
+      }
+    }
     std::set<std::string> crawled;
     if (d_.recrawl == "CRAWL_NEW_FOLDERS_ONLY") {
       EPOXY_ASSIGN_OR_RETURN(auto folders, store_.GetCrawledFolders(d_.name));
@@ -430,7 +457,7 @@ class CrawlRun {
       TaskGroup tasks(ThreadPool::Default());
       for (size_t i = 0; i < files.size(); ++i) {
         tasks.Spawn([&, i]() -> Status {
-          profiles[i] = ProfileFile(files[i], d_.sample_rows, &parse_pool);
+          profiles[i] = ProfileFile(files[i], ProfileOptions{d_.sample_rows, &classifiers_, &parse_pool});
           int64_t n = ++done;
           if (progress_) progress_(n, static_cast<int64_t>(files.size()));
           return Status::OK();
@@ -610,9 +637,24 @@ class CrawlRun {
 
   catalog::CatalogStore& store_;
   const Definition& d_;
+  const std::vector<CustomClassifier> classifiers_;
   const CrawlProgress& progress_;
   CrawlSummary summary_;
 };
+
+/// The crawler's custom classifiers, compiled; an unknown name fails the crawl before it starts.
+Result<std::vector<CustomClassifier>> LoadClassifiers(catalog::CatalogStore& store, const Definition& d) {
+  std::vector<CustomClassifier> out;
+  for (const auto& name : d.classifiers) {
+    auto classifier = store.GetClassifier(name);
+    if (!classifier.ok()) {
+      return Status(classifier.status().code(), fmt::format("crawler {}: {}", d.name, classifier.status().message()));
+    }
+    EPOXY_ASSIGN_OR_RETURN(CustomClassifier c, CompileClassifier(*classifier));
+    out.push_back(std::move(c));
+  }
+  return out;
+}
 
 }  // namespace
 
@@ -620,9 +662,10 @@ Result<CrawlSummary> RunCrawler(catalog::CatalogStore& store, const std::string&
                                 const CrawlProgress& progress) {
   EPOXY_ASSIGN_OR_RETURN(Json crawler, store.GetCrawler(name));
   EPOXY_ASSIGN_OR_RETURN(Definition d, Definition::From(crawler));
+  EPOXY_ASSIGN_OR_RETURN(std::vector<CustomClassifier> classifiers, LoadClassifiers(store, d));
   EPOXY_RETURN_NOT_OK(store.StartCrawl(name));
   double start = Now();
-  CrawlRun run(store, d, progress);
+  CrawlRun run(store, d, std::move(classifiers), progress);
   Result<CrawlSummary> result = run.Run();
   Json crawl = {{"StartTime", start}, {"EndTime", Now()}};
   if (result.ok()) {

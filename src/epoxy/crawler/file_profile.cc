@@ -3,12 +3,12 @@
 #include "epoxy/crawler/file_profile.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "epoxy/format/csv/csv_dialect.h"
 #include "epoxy/format/csv/csv_inference.h"
 #include "epoxy/format/csv/csv_tokenizer.h"
 #include "epoxy/format/parquet/parquet_reader.h"
-#include "epoxy/format/record_reader.h"
 #include "epoxy/types/type_merge.h"
 
 namespace epoxy::crawler {
@@ -36,7 +36,32 @@ Result<std::string> Head(const FileInfo& file, Compression* compression) {
   return out;
 }
 
-std::string Classify(std::string_view head, bool* csv_header, char* delimiter, bool* quoted) {
+/// `head` without its last line when the head was cut short of the file's end.
+std::string_view CompleteLines(std::string_view head) {
+  if (head.size() < static_cast<size_t>(kHeadBytes)) return head;
+  size_t cut = head.rfind('\n');
+  return cut == std::string_view::npos ? head : head.substr(0, cut + 1);
+}
+
+/// The shape a CSV classifier asks for: at least two columns (one when allowed) and, over the
+/// sample, at least 90% of the records as wide as the first.
+bool LooksLikeCsv(std::string_view body, const CsvDialect& dialect, bool allow_single_column, CsvTokens* tokens) {
+  if (!TokenizeCsv(body, dialect, 200, tokens).ok() || tokens->num_records() < 1) return false;
+  uint32_t width = tokens->num_fields(0);
+  if (width < (allow_single_column ? 1u : 2u)) return false;
+  if (!allow_single_column && tokens->num_records() < 2) return false;
+  int64_t same = 0;
+  for (int64_t r = 0; r < tokens->num_records(); ++r) same += tokens->num_fields(r) == width ? 1 : 0;
+  return same * 10 >= tokens->num_records() * 9;
+}
+
+bool AnyQuoted(const CsvTokens& tokens) {
+  return std::any_of(tokens.field_flags.begin(), tokens.field_flags.end(),
+                     [](uint8_t f) { return f & CsvTokens::kQuoted; });
+}
+
+/// Glue's built-in classifiers, by content: parquet, orc, avro, json, csv, or UNKNOWN.
+std::string ClassifyBuiltIn(std::string_view head, FileProfile* p) {
   if (head.size() >= 4 && (head.substr(0, 4) == "PAR1" || head.substr(0, 4) == "PARE")) return "parquet";
   if (head.size() >= 3 && head.substr(0, 3) == "ORC") return "orc";
   if (head.size() >= 4 && head.substr(0, 4) == "Obj\x01") return "avro";
@@ -47,27 +72,16 @@ std::string Classify(std::string_view head, bool* csv_header, char* delimiter, b
   // CSV as Glue's classifier decides it: a delimiter that gives at least two columns on at least
   // two rows, consistently.
   CsvDialect dialect;
-  std::string_view body = head.substr(i);
-  size_t cut = body.rfind('\n');
-  if (cut != std::string_view::npos && body.size() == kHeadBytes) body = body.substr(0, cut + 1);
+  std::string_view body = CompleteLines(head.substr(i));
   dialect.separator = SniffSeparator(body, dialect);
   CsvTokens tokens;
-  if (!TokenizeCsv(body, dialect, 200, &tokens).ok() || tokens.num_records() < 2) return "UNKNOWN";
-  uint32_t width = tokens.num_fields(0);
-  if (width < 2) return "UNKNOWN";
-  int64_t same = 0;
-  for (int64_t r = 0; r < tokens.num_records(); ++r) same += tokens.num_fields(r) == width ? 1 : 0;
-  if (same * 10 < tokens.num_records() * 9) return "UNKNOWN";
-  *delimiter = dialect.separator;
-  *csv_header = DetectHeader(body, tokens, dialect);
-  *quoted = std::any_of(tokens.field_flags.begin(), tokens.field_flags.end(),
-                        [](uint8_t f) { return f & CsvTokens::kQuoted; });
+  if (!LooksLikeCsv(body, dialect, false, &tokens)) return "UNKNOWN";
+  p->delimiter = dialect.separator;
+  p->header = DetectHeader(body, tokens, dialect);
+  p->quoted = AnyQuoted(tokens);
   return "csv";
 }
 
-}  // namespace
-
-namespace {
 
 /// Marks `p` as skipped. Messages from the readers start with the quoted path, which the crawl
 /// log already prints, so it is dropped here.
@@ -97,9 +111,119 @@ TypePtr WidenIntegers(const TypePtr& type) {
   }
 }
 
+/// Reads a bounded sample with `p.read_options` and fills in the schema and record counts.
+/// False, with `p` marked skipped, when the file cannot be read.
+bool SampleRecords(FileProfile& p, FileFormat format, std::string_view head, const ProfileOptions& options) {
+  ErrorSink errors(100);
+  ReadOptions read;
+  read.errors = &errors;
+  read.block_size = 1 << 20;
+  read.pool = options.parse_pool;
+  read.format_options = p.read_options;
+  auto reader = MakeRecordReader(format, {p.file}, read);
+  if (!reader.ok()) {
+    SkipFile(p, "unreadable", reader.status().message());
+    return false;
+  }
+  SchemaPtr merged;
+  int64_t rows = 0;
+  bool complete = true;
+  while (rows < options.sample_rows) {
+    auto batch = (*reader)->Next();
+    if (!batch.ok()) {
+      SkipFile(p, "corrupt", batch.status().message());
+      return false;
+    }
+    if (*batch == nullptr) break;
+    rows += (*batch)->num_rows();
+    merged = merged ? MergeSchemas(*merged, *(*batch)->schema(), MergeMode::kCatalog) : (*batch)->schema();
+    if (rows >= options.sample_rows) complete = false;
+  }
+  if (merged == nullptr || merged->num_fields() == 0) {
+    SkipFile(p, "no records", errors.count() > 0 ? errors.errors()[0].ToString() : "no records");
+    return false;
+  }
+  p.schema = Schema::Make(WidenIntegers(ToCatalogSchema(*merged)->AsStruct())->fields());
+  int64_t lines = std::count(head.begin(), head.end(), '\n');
+  int64_t head_size = static_cast<int64_t>(head.size());
+  p.average_record_size = lines > 0 ? head_size / lines : head_size;
+  p.records = complete ? rows : (p.average_record_size > 0 ? p.file.size / p.average_record_size : rows);
+  if (p.compression != Compression::kNone && !complete) p.records = rows;  // no size to scale from
+  return true;
+}
+
+/// A CsvClassifier: certain when the file has its shape with its delimiter and quote.
+bool TryCsvClassifier(const CustomClassifier& c, std::string_view head, FileProfile& p, const ProfileOptions& options) {
+  CsvDialect dialect;
+  dialect.quote = static_cast<unsigned char>(c.quote);
+  std::string_view body = CompleteLines(head);
+  dialect.separator = c.delimiter ? *c.delimiter : SniffSeparator(body, dialect);
+  CsvTokens tokens;
+  if (!LooksLikeCsv(body, dialect, c.allow_single_column, &tokens)) return false;
+  p.classification = "csv";
+  p.delimiter = dialect.separator;
+  p.quote = c.quote;
+  p.quoted = AnyQuoted(tokens);
+  p.serde = c.serde;
+  p.header = c.contains_header == "PRESENT" || (c.contains_header == "UNKNOWN" && DetectHeader(body, tokens, dialect));
+  p.read_options = {{"separator", std::string(1, p.delimiter)},
+                    {"quoteChar", std::string(1, p.quote)},
+                    {"withHeader", p.header ? "true" : "false"}};
+  if (!SampleRecords(p, FileFormat::kCsv, head, options)) return true;  // classified, but unreadable
+  std::vector<Field> fields = p.schema->fields();
+  for (size_t i = 0; i < fields.size(); ++i) {
+    if (i < c.header.size()) fields[i].name = c.header[i];
+    if (!CustomDatatypeAllows(c.custom_datatypes, fields[i].type->ToString())) fields[i].type = DataType::String();
+  }
+  p.schema = Schema::Make(std::move(fields));
+  return true;
+}
+
+/// A JsonClassifier: certain when its JsonPath yields records from the file.
+bool TryJsonClassifier(const CustomClassifier& c, std::string_view head, FileProfile& p, const ProfileOptions& options) {
+  size_t i = 0;
+  while (i < head.size() && std::isspace(static_cast<unsigned char>(head[i]))) ++i;
+  if (i >= head.size() || (head[i] != '{' && head[i] != '[')) return false;
+  FileProfile attempt = p;
+  attempt.classification = "json";
+  attempt.read_options = {{"jsonPath", c.json_path}};
+  if (!SampleRecords(attempt, FileFormat::kJson, head, options)) return false;
+  p = std::move(attempt);
+  return true;
+}
+
+/// A GrokClassifier: the share of the sampled lines its pattern matches (1.0 is certain).
+double GrokCertainty(const CustomClassifier& c, std::string_view head, FileProfile& p, const ProfileOptions& options) {
+  std::string_view body = CompleteLines(head);
+  int64_t lines = 0, matched = 0;
+  std::vector<std::string_view> values;
+  std::vector<bool> present;
+  while (!body.empty() && lines < options.sample_rows) {
+    size_t end = body.find('\n');
+    std::string_view line = body.substr(0, end);
+    body = end == std::string_view::npos ? std::string_view() : body.substr(end + 1);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (line.empty()) continue;
+    ++lines;
+    matched += c.grok->Match(line, &values, &present) ? 1 : 0;
+  }
+  if (matched == 0) return 0;
+  std::vector<Field> fields;
+  for (const auto& f : c.grok->fields()) fields.push_back({f.name, f.type});
+  p.classification = c.classification;
+  p.schema = Schema::Make(std::move(fields));
+  p.grok_pattern = c.grok_pattern;
+  p.grok_custom_patterns = c.custom_patterns;
+  int64_t sampled = static_cast<int64_t>(CompleteLines(head).size());
+  p.average_record_size = sampled / lines;
+  bool whole_file = p.compression == Compression::kNone && static_cast<int64_t>(head.size()) == p.file.size;
+  p.records = whole_file || p.average_record_size == 0 ? lines : p.file.size / p.average_record_size;
+  return static_cast<double>(matched) / static_cast<double>(lines);
+}
+
 }  // namespace
 
-FileProfile ProfileFile(const FileInfo& file, int64_t sample_rows, ThreadPool* parse_pool) {
+FileProfile ProfileFile(const FileInfo& file, const ProfileOptions& options) {
   FileProfile p;
   p.file = file;
   p.classification = "UNKNOWN";
@@ -112,7 +236,33 @@ FileProfile ProfileFile(const FileInfo& file, int64_t sample_rows, ThreadPool* p
     SkipFile(p, "unreadable", head.status().message());
     return p;
   }
-  p.classification = Classify(*head, &p.header, &p.delimiter, &p.quoted);
+  // Custom classifiers first, in order: the first certain one wins.
+  std::optional<FileProfile> best_uncertain;
+  double best_certainty = 0;
+  for (const CustomClassifier& c : options.classifiers ? *options.classifiers : std::vector<CustomClassifier>()) {
+    FileProfile attempt = p;
+    attempt.classifier = c.name;
+    switch (c.kind) {
+      case CustomClassifier::Kind::kCsv:
+        if (TryCsvClassifier(c, *head, attempt, options)) return attempt;
+        break;
+      case CustomClassifier::Kind::kJson:
+        if (TryJsonClassifier(c, *head, attempt, options)) return attempt;
+        break;
+      case CustomClassifier::Kind::kGrok: {
+        double certainty = GrokCertainty(c, *head, attempt, options);
+        if (certainty >= 1.0) return attempt;
+        if (certainty > best_certainty) {
+          best_certainty = certainty;
+          best_uncertain = std::move(attempt);
+        }
+        break;
+      }
+      case CustomClassifier::Kind::kXml: break;  // not read by this build; the crawl logs it once
+    }
+  }
+  p.classification = ClassifyBuiltIn(*head, &p);
+  if (p.classification == "UNKNOWN" && best_uncertain) return *best_uncertain;
   if (p.classification == "UNKNOWN") {
     SkipFile(p, "unknown format", "no classifier recognises the content");
     return p;
@@ -133,44 +283,10 @@ FileProfile ProfileFile(const FileInfo& file, int64_t sample_rows, ThreadPool* p
     return p;
   }
   // CSV and JSON: read a bounded sample through the format reader.
-  ErrorSink errors(100);
-  ReadOptions options;
-  options.errors = &errors;
-  options.block_size = 1 << 20;
-  options.pool = parse_pool;
   if (p.classification == "csv") {
-    options.format_options["separator"] = std::string(1, p.delimiter);
-    options.format_options["withHeader"] = p.header ? "true" : "false";
+    p.read_options = {{"separator", std::string(1, p.delimiter)}, {"withHeader", p.header ? "true" : "false"}};
   }
-  auto reader = MakeRecordReader(p.classification == "csv" ? FileFormat::kCsv : FileFormat::kJson, {file}, options);
-  if (!reader.ok()) {
-    SkipFile(p, "unreadable", reader.status().message());
-    return p;
-  }
-  SchemaPtr merged;
-  int64_t rows = 0;
-  bool complete = true;
-  while (rows < sample_rows) {
-    auto batch = (*reader)->Next();
-    if (!batch.ok()) {
-      SkipFile(p, "corrupt", batch.status().message());
-      return p;
-    }
-    if (*batch == nullptr) break;
-    rows += (*batch)->num_rows();
-    merged = merged ? MergeSchemas(*merged, *(*batch)->schema(), MergeMode::kCatalog) : (*batch)->schema();
-    if (rows >= sample_rows) complete = false;
-  }
-  if (merged == nullptr || merged->num_fields() == 0) {
-    SkipFile(p, "no records", errors.count() > 0 ? errors.errors()[0].ToString() : "no records");
-    return p;
-  }
-  p.schema = Schema::Make(WidenIntegers(ToCatalogSchema(*merged)->AsStruct())->fields());
-  int64_t lines = std::count(head->begin(), head->end(), '\n');
-  int64_t head_size = static_cast<int64_t>(head->size());
-  p.average_record_size = lines > 0 ? head_size / lines : head_size;
-  p.records = complete ? rows : (p.average_record_size > 0 ? file.size / p.average_record_size : rows);
-  if (p.compression != Compression::kNone && !complete) p.records = rows;  // no size to scale from
+  SampleRecords(p, p.classification == "csv" ? FileFormat::kCsv : FileFormat::kJson, *head, options);
   return p;
 }
 
