@@ -113,8 +113,10 @@ Result<int> RunCrawl(const CrawlArgs& args) {
                   {"TablePrefix", args.table_prefix},
                   {"SchemaChangePolicy", {{"UpdateBehavior", update}, {"DeleteBehavior", del}}},
                   {"RecrawlPolicy", {{"RecrawlBehavior", recrawl}}},
+                  {"Classifiers", args.classifiers},
                   {"Configuration", config.dump()}};
   EPOXY_ASSIGN_OR_RETURN(auto store, catalog::CatalogStore::Open(args.catalog));
+  for (const auto& c : args.classifiers) EPOXY_RETURN_NOT_OK(GlueError(store->GetClassifier(c).status()));
   EPOXY_RETURN_NOT_OK(GlueError(store->PutCrawler(crawler)));
   return Report(name, crawler::RunCrawler(*store, name, ProgressBar()));
 }

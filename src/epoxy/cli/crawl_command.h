@@ -25,6 +25,7 @@ struct CrawlArgs {
   bool merge_new_columns = false;
   int table_level = 0;
   int64_t table_threshold = 0;
+  std::vector<std::string> classifiers;  // custom classifiers, in order
 };
 
 /// Creates or updates the crawler definition and runs it; prints a summary.

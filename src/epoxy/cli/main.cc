@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 
 #include "epoxy/cli/catalog_command.h"
+#include "epoxy/cli/classifier_command.h"
 #include "epoxy/cli/crawl_command.h"
 #include "epoxy/cli/read_command.h"
 #include "epoxy/common/thread_pool.h"
@@ -119,6 +120,8 @@ int main(int argc, char** argv) {
   crawl->add_flag("--merge-new-columns", crawl_args.merge_new_columns,
                   "updates only add new columns, never drop or retype (MergeNewColumns)");
   crawl->add_option("--table-level", crawl_args.table_level, "the folder depth of tables (bucket or root = 1)");
+  crawl->add_option("--classifier", crawl_args.classifiers,
+                    "a custom classifier (epoxy classifier create-...), tried before the built-in ones; repeatable");
   crawl->add_option("--table-threshold", crawl_args.table_threshold,
                     "fail, writing nothing, when the crawl would make more tables than this");
   crawl->add_option("--catalog", crawl_args.catalog, "sqlite:///path/catalog.db (default: $EPOXY_HOME/catalog.db)");
@@ -131,6 +134,32 @@ int main(int argc, char** argv) {
   crawler->add_flag("--json", crawler_args.json, "print JSON");
   crawler->add_option("--catalog", crawler_args.catalog, "sqlite:///path/catalog.db (default: $EPOXY_HOME/catalog.db)");
   AddRuntimeOptions(crawler, &runtime);
+
+  epoxy::cli::ClassifierArgs classifier_args;
+  CLI::App* classifier = app.add_subcommand(
+      "classifier", "custom classifiers: create-csv|create-json|create-grok NAME, list, show NAME, delete NAME");
+  classifier->add_option("action", classifier_args.action, "create-csv | create-json | create-grok | list | show | delete")
+      ->required();
+  classifier->add_option("name", classifier_args.name, "the classifier");
+  classifier->add_flag("--update", classifier_args.update, "create-*: replace an existing classifier's settings");
+  classifier->add_flag("--json", classifier_args.json, "list: print JSON");
+  classifier->add_option("--delimiter", classifier_args.delimiter, "create-csv: one character (\\t for tab); default: sniffed");
+  classifier->add_option("--quote", classifier_args.quote, "create-csv: the quote character (default \")");
+  classifier->add_option("--header", classifier_args.header, "create-csv: present, absent or unknown (default: detected)");
+  classifier->add_option("--columns", classifier_args.columns, "create-csv: column names, in order")->delimiter(',');
+  classifier->add_option("--datatypes", classifier_args.datatypes,
+                         "create-csv: the types inference may choose (INT,LONG,DOUBLE,...,STRING)")->delimiter(',');
+  classifier->add_flag("--allow-single-column", classifier_args.allow_single_column, "create-csv: accept one column");
+  classifier->add_flag("--disable-value-trimming", classifier_args.disable_value_trimming, "create-csv: keep spaces");
+  classifier->add_option("--serde", classifier_args.serde, "create-csv: OpenCSVSerDe, LazySimpleSerDe or None");
+  classifier->add_option("--json-path", classifier_args.json_path, "create-json: the records' JsonPath, e.g. '$[*]'");
+  classifier->add_option("--classification", classifier_args.classification, "create-grok: the tables' classification");
+  classifier->add_option("--pattern", classifier_args.pattern, "create-grok: the grok pattern");
+  classifier->add_option("--custom-patterns", classifier_args.custom_patterns, "create-grok: 'NAME regex' lines");
+  classifier->add_option("--custom-patterns-file", classifier_args.custom_patterns_file,
+                         "create-grok: a file of 'NAME regex' lines");
+  classifier->add_option("--catalog", classifier_args.catalog, "sqlite:///path/catalog.db (default: $EPOXY_HOME/catalog.db)");
+  AddRuntimeOptions(classifier, &runtime);
 
   try {
     app.parse(argc, argv);
@@ -164,6 +193,8 @@ int main(int argc, char** argv) {
     result = epoxy::cli::RunCrawl(crawl_args);
   } else if (*crawler) {
     result = epoxy::cli::RunCrawlerCommand(crawler_args);
+  } else if (*classifier) {
+    result = epoxy::cli::RunClassifierCommand(classifier_args);
   }
   if (!result.ok()) return Fail(result.status());
   return *result;
