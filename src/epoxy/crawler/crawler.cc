@@ -65,6 +65,20 @@ struct Definition {
     d.update_behavior = policy.value("UpdateBehavior", d.update_behavior);
     d.delete_behavior = policy.value("DeleteBehavior", d.delete_behavior);
     d.recrawl = c.value("RecrawlPolicy", Json::object()).value("RecrawlBehavior", d.recrawl);
+    if (d.recrawl != "CRAWL_EVERYTHING" && d.recrawl != "CRAWL_NEW_FOLDERS_ONLY" && d.recrawl != "CRAWL_EVENT_MODE") {
+      return Status::InvalidInput("crawler {}: unknown RecrawlBehavior '{}' (CRAWL_EVERYTHING, CRAWL_NEW_FOLDERS_ONLY, "
+                                  "CRAWL_EVENT_MODE)", d.name, d.recrawl);
+    }
+    if (d.recrawl == "CRAWL_EVENT_MODE") {
+      // Event mode reads S3 event notifications from the targets' SQS queues (EventQueueArn).
+      for (const auto& t : c.value("Targets", Json::object()).value("S3Targets", Json::array())) {
+        if (t.value("EventQueueArn", "").empty()) {
+          return Status::InvalidInput("crawler {}: CRAWL_EVENT_MODE needs an EventQueueArn on every S3 target", d.name);
+        }
+      }
+      return Status::NotSupported("crawler {}: CRAWL_EVENT_MODE (S3 events through SQS) is not supported by this "
+                                  "build; use CRAWL_NEW_FOLDERS_ONLY", d.name);
+    }
     if (d.recrawl == "CRAWL_NEW_FOLDERS_ONLY") {
       d.update_behavior = "LOG";  // as Glue forces
       d.delete_behavior = "LOG";
