@@ -7,7 +7,7 @@ build=$1
 seconds=$2
 root=$(cd "$(dirname "$0")/.." && pwd)
 status=0
-for fuzzer in "$build"/src/epoxy/format/*_fuzzer; do
+for fuzzer in "$build"/src/epoxy/*/*_fuzzer; do
   name=$(basename "$fuzzer")
   seeds="$root/tests/fuzz/$name"
   work=$(mktemp -d)

@@ -1,0 +1,647 @@
+// SPDX-License-Identifier: Apache-2.0
+// Name resolution, Spark's implicit coercions and constant folding.
+#include "epoxy/expr/binder.h"
+
+#include <algorithm>
+#include <map>
+
+#include <re2/re2.h>
+
+#include "epoxy/expr/cast.h"
+#include "epoxy/expr/evaluator.h"
+#include "epoxy/expr/type_visit.h"
+
+namespace epoxy::expr {
+namespace {
+
+bool SameName(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+         });
+}
+
+int NumericRank(TypeId id) {
+  switch (id) {
+    case TypeId::kTinyInt: return 1;
+    case TypeId::kSmallInt: return 2;
+    case TypeId::kInt: return 3;
+    case TypeId::kBigInt: return 4;
+    case TypeId::kDecimal: return 5;
+    case TypeId::kFloat: return 6;
+    case TypeId::kDouble: return 7;
+    default: return 0;
+  }
+}
+
+/// The wider of two numeric types. Decimals of different shapes, or mixed with other numbers,
+/// meet as double (a simplification of Spark's decimal widening).
+TypePtr WiderNumeric(const TypePtr& a, const TypePtr& b) {
+  if (a->Equals(*b)) return a;
+  if (a->id() == TypeId::kDecimal || b->id() == TypeId::kDecimal) {
+    if (a->id() == TypeId::kDecimal && IsIntegral(b->id())) return a->precision() >= 19 ? a : DataType::Double();
+    if (b->id() == TypeId::kDecimal && IsIntegral(a->id())) return b->precision() >= 19 ? b : DataType::Double();
+    return DataType::Double();
+  }
+  return NumericRank(a->id()) >= NumericRank(b->id()) ? a : b;
+}
+
+std::string TypeList(const std::vector<ExprPtr>& args) {
+  std::vector<std::string> types;
+  for (const auto& a : args) types.push_back(a->type->ToString());
+  return fmt::format("{}", fmt::join(types, ", "));
+}
+
+/// The type values of `a` and `b` share in CASE, COALESCE and the like: numbers widen, and a
+/// string absorbs anything (Spark's rule for these functions).
+Result<TypePtr> ValueType(const TypePtr& a, const TypePtr& b) {
+  if (a->Equals(*b) || b->id() == TypeId::kNull) return a;
+  if (a->id() == TypeId::kNull) return b;
+  if (IsNumeric(a->id()) && IsNumeric(b->id())) return WiderNumeric(a, b);
+  if (a->id() == TypeId::kString || b->id() == TypeId::kString) return DataType::String();
+  if ((a->id() == TypeId::kDate && b->id() == TypeId::kTimestamp) || (a->id() == TypeId::kTimestamp && b->id() == TypeId::kDate)) {
+    return DataType::Timestamp();
+  }
+  return Status::InvalidInput("no common type for {} and {}", a->ToString(), b->ToString());
+}
+
+/// A LIKE pattern as a regular expression: % is any run, _ any one character, \\ escapes.
+std::string LikeToRegex(std::string_view like) {
+  std::string out;
+  for (size_t i = 0; i < like.size(); ++i) {
+    char c = like[i];
+    if (c == '\\' && i + 1 < like.size()) {
+      out += RE2::QuoteMeta(std::string(1, like[++i]));
+    } else if (c == '%') {
+      out += ".*";
+    } else if (c == '_') {
+      out += ".";
+    } else {
+      out += RE2::QuoteMeta(std::string(1, c));
+    }
+  }
+  return out;
+}
+
+ExprPtr CastTo(const ExprPtr& e, const TypePtr& type) {
+  if (e->type->Equals(*type)) return e;
+  if (e->kind == ExprKind::kLiteral && CanCast(*e->type, *type)) {
+    // A constant is converted once, here.
+    auto one = MakeArrayFromScalar(e->literal, 1);
+    auto cast = one.ok() ? CastArray(*one, type) : Result<ArrayPtr>(one.status());
+    if (cast.ok()) {
+      Scalar value = ScalarAt(**cast, 0);
+      value.type = type;
+      return Expr::Literal(std::move(value));
+    }
+  }
+  auto cast = std::make_shared<Expr>(*Expr::Cast(e, type));
+  cast->type = type;
+  return cast;
+}
+
+class Binder {
+ public:
+  Binder(const Schema& schema, const BindOptions& options) : schema_(schema), options_(options) {}
+
+  Result<ExprPtr> Bind(const ExprPtr& e) {
+    EPOXY_ASSIGN_OR_RETURN(ExprPtr bound, BindNode(e));
+    return Fold(bound);
+  }
+
+ private:
+  Status TypeError(const Expr& e, std::string_view why) const {
+    return Status::InvalidInput("type error in '{}': {}", e.ToString(), why);
+  }
+
+  Result<ExprPtr> BindNode(const ExprPtr& e) {
+    switch (e->kind) {
+      case ExprKind::kLiteral: return e;
+      case ExprKind::kStar: return Status::InvalidInput("'*' is only allowed in a select list or count(*)");
+      case ExprKind::kColumn: return BindColumn(*e);
+      case ExprKind::kCast: {
+        EPOXY_ASSIGN_OR_RETURN(ExprPtr operand, Bind(e->args[0]));
+        if (!CanCast(*operand->type, *e->cast_to)) {
+          return TypeError(*e, fmt::format("cannot cast {} to {}", operand->type->ToString(), e->cast_to->ToString()));
+        }
+        auto out = std::make_shared<Expr>(*e);
+        out->args = {operand};
+        out->type = e->cast_to;
+        return ExprPtr(out);
+      }
+      case ExprKind::kCall: return BindCall(*e);
+    }
+    return Status::Internal("unknown expression kind");
+  }
+
+  Result<ExprPtr> BindColumn(const Expr& e) {
+    std::vector<std::string> path = e.name;
+    int index = FindColumn(path[0]);
+    if (index < 0 && path.size() > 1) {
+      bool qualified = std::any_of(options_.qualifiers.begin(), options_.qualifiers.end(),
+                                   [&](const std::string& q) { return SameName(q, path[0]); });
+      if (qualified) {
+        path.erase(path.begin());
+        index = FindColumn(path[0]);
+      }
+    }
+    if (index < 0) {
+      std::vector<std::string> names;
+      for (const auto& f : schema_.fields()) names.push_back(f.name);
+      return Status::InvalidInput("column '{}' not found; available columns: {}", fmt::join(e.name, "."),
+                                  fmt::join(names, ", "));
+    }
+    auto out = std::make_shared<Expr>(e);
+    out->column = index;
+    TypePtr type = schema_.field(index).type;
+    for (size_t k = 1; k < path.size(); ++k) {
+      if (type->id() != TypeId::kStruct) {
+        return Status::InvalidInput("'{}' is {}, not a struct, so it has no field '{}'", fmt::join(path.begin(), path.begin() + static_cast<long>(k), "."),
+                                    type->ToString(), path[k]);
+      }
+      int field = -1;
+      for (size_t f = 0; f < type->fields().size(); ++f) {
+        if (SameName(type->fields()[f].name, path[k])) field = static_cast<int>(f);
+      }
+      if (field < 0) {
+        std::vector<std::string> names;
+        for (const auto& f : type->fields()) names.push_back(f.name);
+        return Status::InvalidInput("field '{}' not found in '{}'; its fields: {}", path[k],
+                                    fmt::join(path.begin(), path.begin() + static_cast<long>(k), "."), fmt::join(names, ", "));
+      }
+      out->fields.push_back(field);
+      type = type->fields()[static_cast<size_t>(field)].type;
+    }
+    out->type = type;
+    return ExprPtr(out);
+  }
+
+  int FindColumn(const std::string& name) const {
+    for (int i = 0; i < schema_.num_fields(); ++i) {
+      if (schema_.field(i).name == name) return i;  // exact match first
+    }
+    for (int i = 0; i < schema_.num_fields(); ++i) {
+      if (SameName(schema_.field(i).name, name)) return i;
+    }
+    return -1;
+  }
+
+  Result<ExprPtr> BindCall(const Expr& e) {
+    if (IsAggregateFunction(e.op) && !options_.allow_aggregates) {
+      return Status::InvalidInput("aggregate function {} is not allowed here ('{}')", e.op, e.ToString());
+    }
+    std::vector<ExprPtr> args;
+    {
+      // Arguments of an aggregate may not hold another aggregate.
+      BindOptions inner = options_;
+      if (IsAggregateFunction(e.op)) inner.allow_aggregates = false;
+      Binder binder(schema_, inner);
+      for (const auto& a : e.args) {
+        EPOXY_ASSIGN_OR_RETURN(ExprPtr b, binder.Bind(a));
+        args.push_back(b);
+      }
+    }
+    auto out = std::make_shared<Expr>(e);
+    out->args = args;
+    const std::string& op = e.op;
+    auto need = [&](size_t lo, size_t hi) -> Status {
+      if (args.size() < lo || args.size() > hi) {
+        if (lo == hi) return Status::InvalidInput("{} takes {} argument(s), got {} in '{}'", op, lo, args.size(), e.ToString());
+        return Status::InvalidInput("{} takes {} to {} arguments, got {} in '{}'", op, lo, hi, args.size(), e.ToString());
+      }
+      return Status::OK();
+    };
+    auto result = [&](TypePtr type) -> Result<ExprPtr> {
+      out->type = std::move(type);
+      return ExprPtr(out);
+    };
+    auto cast_all = [&](const TypePtr& type) {
+      for (auto& a : out->args) a = CastTo(a, type);
+    };
+    auto require_boolean = [&](size_t i) -> Status {
+      TypeId id = out->args[i]->type->id();
+      if (id == TypeId::kNull) {
+        out->args[i] = CastTo(out->args[i], DataType::Boolean());
+        return Status::OK();
+      }
+      if (id != TypeId::kBoolean) {
+        return TypeError(e, fmt::format("{} needs a boolean, got {} ({})", op, out->args[i]->type->ToString(), out->args[i]->ToString()));
+      }
+      return Status::OK();
+    };
+    auto string_arg = [&](size_t i) {
+      if (out->args[i]->type->id() != TypeId::kString) out->args[i] = CastTo(out->args[i], DataType::String());
+    };
+    // Arithmetic.
+    if (op == "+" || op == "-" || op == "*" || op == "%" || op == "/" || op == "div") {
+      EPOXY_RETURN_NOT_OK(need(2, 2));
+      TypePtr a = args[0]->type, b = args[1]->type;
+      // Date arithmetic: date +/- integer days.
+      if ((op == "+" || op == "-") && a->id() == TypeId::kDate && IsIntegral(b->id())) {
+        out->op = op == "+" ? "date_add" : "date_sub";
+        out->args[1] = CastTo(out->args[1], DataType::Int());
+        return result(DataType::Date());
+      }
+      auto numeric = [](const TypePtr& t) {
+        return IsNumeric(t->id()) ? t : t->id() == TypeId::kNull ? DataType::Int() : DataType::Double();
+      };
+      for (const auto& t : {a, b}) {
+        if (!IsNumeric(t->id()) && t->id() != TypeId::kString && t->id() != TypeId::kNull) {
+          return TypeError(e, fmt::format("{} needs numbers, got {}", op, TypeList(args)));
+        }
+      }
+      TypePtr common = WiderNumeric(numeric(a), numeric(b));
+      if (op == "/") common = DataType::Double();
+      if (op == "div") common = DataType::BigInt();
+      if (common->id() == TypeId::kDecimal) common = DataType::Double();  // decimal arithmetic runs in double
+      cast_all(common);
+      return result(common);
+    }
+    if (op == "negate") {
+      EPOXY_RETURN_NOT_OK(need(1, 1));
+      TypePtr t = args[0]->type;
+      if (t->id() == TypeId::kString) t = DataType::Double();
+      if (!IsNumeric(t->id())) return TypeError(e, fmt::format("- needs a number, got {}", t->ToString()));
+      if (t->id() == TypeId::kDecimal) t = DataType::Double();
+      cast_all(t);
+      return result(t);
+    }
+    // Comparisons.
+    if (op == "=" || op == "!=" || op == "<" || op == "<=" || op == ">" || op == ">=" || op == "<=>") {
+      EPOXY_RETURN_NOT_OK(need(2, 2));
+      auto common = ComparisonType(args[0]->type, args[1]->type);
+      if (!common.ok()) return TypeError(e, common.status().message());
+      cast_all(*common);
+      return result(DataType::Boolean());
+    }
+    if (op == "and" || op == "or") {
+      EPOXY_RETURN_NOT_OK(need(2, 2));
+      EPOXY_RETURN_NOT_OK(require_boolean(0));
+      EPOXY_RETURN_NOT_OK(require_boolean(1));
+      return result(DataType::Boolean());
+    }
+    if (op == "not") {
+      EPOXY_RETURN_NOT_OK(need(1, 1));
+      EPOXY_RETURN_NOT_OK(require_boolean(0));
+      return result(DataType::Boolean());
+    }
+    if (op == "is_null" || op == "is_not_null" || op == "isnull" || op == "isnotnull") {
+      EPOXY_RETURN_NOT_OK(need(1, 1));
+      if (op == "isnull") out->op = "is_null";
+      if (op == "isnotnull") out->op = "is_not_null";
+      return result(DataType::Boolean());
+    }
+    if (op == "in") {
+      TypePtr common = args[0]->type;
+      for (size_t i = 1; i < args.size(); ++i) {
+        auto t = ComparisonType(common, args[i]->type);
+        if (!t.ok()) return TypeError(e, t.status().message());
+        common = *t;
+      }
+      cast_all(common);
+      return result(DataType::Boolean());
+    }
+    if (op == "like" || op == "rlike") {
+      EPOXY_RETURN_NOT_OK(need(2, 2));
+      string_arg(0);
+      string_arg(1);
+      EPOXY_RETURN_NOT_OK(CompileRegex(out, 1, op == "like"));
+      return result(DataType::Boolean());
+    }
+    if (op == "case") {
+      TypePtr type = DataType::Null();
+      for (size_t i = 0; i < args.size(); ++i) {
+        bool is_condition = i % 2 == 0 && i + 1 < args.size();
+        if (is_condition) {
+          EPOXY_RETURN_NOT_OK(require_boolean(i));
+          continue;
+        }
+        auto t = ValueType(type, args[i]->type);
+        if (!t.ok()) return TypeError(e, t.status().message());
+        type = *t;
+      }
+      for (size_t i = 0; i < args.size(); ++i) {
+        if (!(i % 2 == 0 && i + 1 < args.size())) out->args[i] = CastTo(out->args[i], type);
+      }
+      return result(type);
+    }
+    return BindFunction(e, out, need);
+  }
+
+  template <typename Need>
+  Result<ExprPtr> BindFunction(const Expr& e, std::shared_ptr<Expr> out, Need& need) {
+    const std::string op = out->op;
+    auto& args = out->args;
+    auto result = [&](TypePtr type) -> Result<ExprPtr> {
+      out->type = std::move(type);
+      return ExprPtr(out);
+    };
+    auto cast_arg = [&](size_t i, const TypePtr& type) -> Status {
+      if (!CanCast(*args[i]->type, *type)) {
+        return TypeError(e, fmt::format("argument {} of {} is {}, which does not convert to {}", i + 1, op,
+                                        args[i]->type->ToString(), type->ToString()));
+      }
+      args[i] = CastTo(args[i], type);
+      return Status::OK();
+    };
+    auto common_value = [&](size_t from) -> Result<TypePtr> {
+      TypePtr type = DataType::Null();
+      for (size_t i = from; i < args.size(); ++i) {
+        auto t = ValueType(type, args[i]->type);
+        if (!t.ok()) return TypeError(e, t.status().message());
+        type = *t;
+      }
+      for (size_t i = from; i < args.size(); ++i) args[i] = CastTo(args[i], type);
+      return type;
+    };
+    // Aggregates.
+    if (op == "count") {
+      EPOXY_RETURN_NOT_OK(need(0, 1));
+      return result(DataType::BigInt());
+    }
+    if (op == "sum" || op == "avg" || op == "mean") {
+      EPOXY_RETURN_NOT_OK(need(1, 1));
+      TypePtr t = args[0]->type;
+      if (t->id() == TypeId::kString) EPOXY_RETURN_NOT_OK(cast_arg(0, DataType::Double()));
+      else if (!IsNumeric(t->id()) && t->id() != TypeId::kNull) return TypeError(e, fmt::format("{} needs numbers, got {}", op, t->ToString()));
+      if (op != "sum") {
+        EPOXY_RETURN_NOT_OK(cast_arg(0, DataType::Double()));
+        return result(DataType::Double());
+      }
+      if (IsIntegral(args[0]->type->id()) || args[0]->type->id() == TypeId::kNull) {
+        EPOXY_RETURN_NOT_OK(cast_arg(0, DataType::BigInt()));
+        return result(DataType::BigInt());
+      }
+      if (args[0]->type->id() == TypeId::kDecimal) {
+        TypePtr d = args[0]->type;
+        return result(DataType::Decimal(std::min(38, d->precision() + 10), d->scale()));
+      }
+      EPOXY_RETURN_NOT_OK(cast_arg(0, DataType::Double()));
+      return result(DataType::Double());
+    }
+    if (op == "min" || op == "max" || op == "first" || op == "last") {
+      EPOXY_RETURN_NOT_OK(need(1, 1));
+      return result(args[0]->type);
+    }
+    // Conditional functions.
+    if (op == "coalesce" || op == "nvl" || op == "ifnull") {
+      EPOXY_RETURN_NOT_OK(need(op == "coalesce" ? 1 : 2, op == "coalesce" ? 1000 : 2));
+      out->op = "coalesce";
+      EPOXY_ASSIGN_OR_RETURN(TypePtr t, common_value(0));
+      return result(t);
+    }
+    if (op == "if" || op == "iff") {
+      EPOXY_RETURN_NOT_OK(need(3, 3));
+      if (args[0]->type->id() != TypeId::kBoolean) EPOXY_RETURN_NOT_OK(cast_arg(0, DataType::Boolean()));
+      out->op = "case";
+      EPOXY_ASSIGN_OR_RETURN(TypePtr t, common_value(1));
+      return result(t);
+    }
+    if (op == "nullif") {
+      EPOXY_RETURN_NOT_OK(need(2, 2));
+      auto common = ComparisonType(args[0]->type, args[1]->type);
+      if (!common.ok()) return TypeError(e, common.status().message());
+      ExprPtr value = args[0];
+      ExprPtr equal = Expr::Call("=", {CastTo(args[0], *common), CastTo(args[1], *common)});
+      auto eq = std::make_shared<Expr>(*equal);
+      eq->type = DataType::Boolean();
+      out->op = "case";
+      out->args = {eq, Expr::Literal(Scalar::Null(value->type)), value};
+      return result(value->type);
+    }
+    if (op == "greatest" || op == "least") {
+      EPOXY_RETURN_NOT_OK(need(2, 1000));
+      EPOXY_ASSIGN_OR_RETURN(TypePtr t, common_value(0));
+      return result(t);
+    }
+    // Math.
+    if (op == "abs") {
+      EPOXY_RETURN_NOT_OK(need(1, 1));
+      if (!IsNumeric(args[0]->type->id())) EPOXY_RETURN_NOT_OK(cast_arg(0, DataType::Double()));
+      if (args[0]->type->id() == TypeId::kDecimal) EPOXY_RETURN_NOT_OK(cast_arg(0, DataType::Double()));
+      return result(args[0]->type);
+    }
+    if (op == "round" || op == "bround") {
+      EPOXY_RETURN_NOT_OK(need(1, 2));
+      if (!IsNumeric(args[0]->type->id()) || args[0]->type->id() == TypeId::kDecimal) EPOXY_RETURN_NOT_OK(cast_arg(0, DataType::Double()));
+      if (args.size() == 2) EPOXY_RETURN_NOT_OK(cast_arg(1, DataType::Int()));
+      return result(args[0]->type);
+    }
+    if (op == "floor" || op == "ceil" || op == "ceiling") {
+      EPOXY_RETURN_NOT_OK(need(1, 1));
+      out->op = op == "ceiling" ? "ceil" : op;
+      if (IsIntegral(args[0]->type->id())) {
+        EPOXY_RETURN_NOT_OK(cast_arg(0, DataType::BigInt()));
+        return result(DataType::BigInt());
+      }
+      EPOXY_RETURN_NOT_OK(cast_arg(0, DataType::Double()));
+      return result(DataType::BigInt());
+    }
+    // Strings.
+    if (op == "lower" || op == "upper" || op == "lcase" || op == "ucase" || op == "trim" || op == "ltrim" ||
+        op == "rtrim" || op == "md5" || op == "initcap" || op == "reverse") {
+      EPOXY_RETURN_NOT_OK(need(1, 1));
+      if (op == "lcase") out->op = "lower";
+      if (op == "ucase") out->op = "upper";
+      EPOXY_RETURN_NOT_OK(cast_arg(0, DataType::String()));
+      return result(DataType::String());
+    }
+    if (op == "length" || op == "char_length" || op == "character_length") {
+      EPOXY_RETURN_NOT_OK(need(1, 1));
+      out->op = "length";
+      EPOXY_RETURN_NOT_OK(cast_arg(0, DataType::String()));
+      return result(DataType::Int());
+    }
+    if (op == "substring" || op == "substr") {
+      EPOXY_RETURN_NOT_OK(need(2, 3));
+      out->op = "substring";
+      EPOXY_RETURN_NOT_OK(cast_arg(0, DataType::String()));
+      for (size_t i = 1; i < args.size(); ++i) EPOXY_RETURN_NOT_OK(cast_arg(i, DataType::Int()));
+      return result(DataType::String());
+    }
+    if (op == "concat" || op == "concat_ws") {
+      EPOXY_RETURN_NOT_OK(need(op == "concat" ? 1 : 2, 1000));
+      for (size_t i = 0; i < args.size(); ++i) EPOXY_RETURN_NOT_OK(cast_arg(i, DataType::String()));
+      return result(DataType::String());
+    }
+    if (op == "split") {
+      EPOXY_RETURN_NOT_OK(need(2, 3));
+      EPOXY_RETURN_NOT_OK(cast_arg(0, DataType::String()));
+      EPOXY_RETURN_NOT_OK(CompileRegex(out, 1, false));
+      if (args.size() == 3) EPOXY_RETURN_NOT_OK(cast_arg(2, DataType::Int()));
+      return result(DataType::Array(DataType::String()));
+    }
+    if (op == "regexp_extract") {
+      EPOXY_RETURN_NOT_OK(need(2, 3));
+      EPOXY_RETURN_NOT_OK(cast_arg(0, DataType::String()));
+      EPOXY_RETURN_NOT_OK(CompileRegex(out, 1, false));
+      if (args.size() == 3) EPOXY_RETURN_NOT_OK(cast_arg(2, DataType::Int()));
+      return result(DataType::String());
+    }
+    if (op == "regexp_replace") {
+      EPOXY_RETURN_NOT_OK(need(3, 3));
+      EPOXY_RETURN_NOT_OK(cast_arg(0, DataType::String()));
+      EPOXY_RETURN_NOT_OK(CompileRegex(out, 1, false));
+      EPOXY_RETURN_NOT_OK(cast_arg(2, DataType::String()));
+      return result(DataType::String());
+    }
+    if (op == "sha2") {
+      EPOXY_RETURN_NOT_OK(need(2, 2));
+      EPOXY_RETURN_NOT_OK(cast_arg(0, DataType::String()));
+      EPOXY_RETURN_NOT_OK(cast_arg(1, DataType::Int()));
+      return result(DataType::String());
+    }
+    // Dates and times.
+    if (op == "current_date" || op == "current_timestamp" || op == "now") {
+      EPOXY_RETURN_NOT_OK(need(0, 0));
+      if (op == "now") out->op = "current_timestamp";
+      return result(op == "current_date" ? DataType::Date() : DataType::Timestamp());
+    }
+    if (op == "date_add" || op == "date_sub") {
+      EPOXY_RETURN_NOT_OK(need(2, 2));
+      EPOXY_RETURN_NOT_OK(cast_arg(0, DataType::Date()));
+      EPOXY_RETURN_NOT_OK(cast_arg(1, DataType::Int()));
+      return result(DataType::Date());
+    }
+    if (op == "datediff") {
+      EPOXY_RETURN_NOT_OK(need(2, 2));
+      EPOXY_RETURN_NOT_OK(cast_arg(0, DataType::Date()));
+      EPOXY_RETURN_NOT_OK(cast_arg(1, DataType::Date()));
+      return result(DataType::Int());
+    }
+    if (op == "to_date" || op == "to_timestamp") {
+      EPOXY_RETURN_NOT_OK(need(1, 2));
+      TypePtr to = op == "to_date" ? DataType::Date() : DataType::Timestamp();
+      if (args.size() == 1) {  // without a pattern it is the cast
+        if (!CanCast(*args[0]->type, *to)) return TypeError(e, fmt::format("{} cannot take {}", op, args[0]->type->ToString()));
+        return CastTo(args[0], to);
+      }
+      EPOXY_RETURN_NOT_OK(cast_arg(0, DataType::String()));
+      EPOXY_RETURN_NOT_OK(RequireLiteral(e, out, 1));
+      return result(to);
+    }
+    if (op == "unix_timestamp") {
+      EPOXY_RETURN_NOT_OK(need(0, 2));
+      if (args.size() == 2) EPOXY_RETURN_NOT_OK(RequireLiteral(e, out, 1));
+      if (args.size() >= 1 && args[0]->type->id() != TypeId::kString) EPOXY_RETURN_NOT_OK(cast_arg(0, DataType::Timestamp()));
+      return result(DataType::BigInt());
+    }
+    if (op == "from_unixtime") {
+      EPOXY_RETURN_NOT_OK(need(1, 2));
+      EPOXY_RETURN_NOT_OK(cast_arg(0, DataType::BigInt()));
+      if (args.size() == 2) EPOXY_RETURN_NOT_OK(RequireLiteral(e, out, 1));
+      return result(DataType::String());
+    }
+    if (op == "date_format") {
+      EPOXY_RETURN_NOT_OK(need(2, 2));
+      EPOXY_RETURN_NOT_OK(cast_arg(0, DataType::Timestamp()));
+      EPOXY_RETURN_NOT_OK(RequireLiteral(e, out, 1));
+      return result(DataType::String());
+    }
+    if (op == "year" || op == "month" || op == "dayofmonth" || op == "day" || op == "dayofweek" || op == "dayofyear" ||
+        op == "quarter") {
+      EPOXY_RETURN_NOT_OK(need(1, 1));
+      if (op == "day") out->op = "dayofmonth";
+      EPOXY_RETURN_NOT_OK(cast_arg(0, DataType::Date()));
+      return result(DataType::Int());
+    }
+    if (op == "hour" || op == "minute" || op == "second") {
+      EPOXY_RETURN_NOT_OK(need(1, 1));
+      EPOXY_RETURN_NOT_OK(cast_arg(0, DataType::Timestamp()));
+      return result(DataType::Int());
+    }
+    if (op == "date_trunc" || op == "trunc") {
+      EPOXY_RETURN_NOT_OK(need(2, 2));
+      // date_trunc(unit, ts) gives a timestamp; trunc(date, unit) a date.
+      size_t unit = op == "date_trunc" ? 0 : 1;
+      EPOXY_RETURN_NOT_OK(RequireLiteral(e, out, unit));
+      EPOXY_RETURN_NOT_OK(cast_arg(1 - unit, op == "date_trunc" ? DataType::Timestamp() : DataType::Date()));
+      return result(op == "date_trunc" ? DataType::Timestamp() : DataType::Date());
+    }
+    return Status::InvalidInput("unknown function '{}' in '{}'", op, e.ToString());
+  }
+
+  Status RequireLiteral(const Expr& e, const std::shared_ptr<Expr>& out, size_t i) {
+    EPOXY_ASSIGN_OR_RETURN(ExprPtr folded, Fold(CastTo(out->args[i], DataType::String())));
+    if (folded->kind != ExprKind::kLiteral) {
+      return Status::InvalidInput("argument {} of {} must be a constant in '{}'", i + 1, out->op, e.ToString());
+    }
+    out->args[i] = folded;
+    return Status::OK();
+  }
+
+  /// A constant regular expression argument, compiled once here.
+  Status CompileRegex(const std::shared_ptr<Expr>& out, size_t i, bool like) {
+    EPOXY_RETURN_NOT_OK(RequireLiteral(*out, out, i));
+    const Scalar& pattern = out->args[i]->literal;
+    if (pattern.is_null()) return Status::OK();
+    std::string text = std::get<std::string>(pattern.value);
+    if (like) text = LikeToRegex(text);
+    RE2::Options options;
+    options.set_log_errors(false);
+    options.set_dot_nl(true);
+    auto re = std::make_shared<RE2>(text, options);
+    if (!re->ok()) {
+      return Status::InvalidInput("invalid regular expression '{}' in '{}': {}", std::get<std::string>(pattern.value),
+                                  out->ToString(), re->error());
+    }
+    out->regex = std::move(re);
+    return Status::OK();
+  }
+
+  /// Replaces a deterministic call or cast over constants by its value.
+  Result<ExprPtr> Fold(const ExprPtr& e) {
+    if (e->kind != ExprKind::kCall && e->kind != ExprKind::kCast) return e;
+    if (e->kind == ExprKind::kCall && (IsAggregateFunction(e->op) || e->op == "current_date" || e->op == "current_timestamp")) {
+      return e;
+    }
+    for (const auto& a : e->args) {
+      if (a->kind != ExprKind::kLiteral) return e;
+    }
+    if (e->type->id() == TypeId::kArray || e->type->id() == TypeId::kMap || e->type->id() == TypeId::kStruct) return e;
+    static const auto kOneRow = Batch::Make(Schema::Make({}), {}, 1);
+    EPOXY_ASSIGN_OR_RETURN(ArrayPtr value, EvaluateToArray(*e, *kOneRow));
+    Scalar folded = ScalarAt(*value, 0);
+    folded.type = e->type;
+    auto literal = std::make_shared<Expr>(*Expr::Literal(std::move(folded)));
+    literal->type = e->type;
+    return ExprPtr(literal);
+  }
+
+  const Schema& schema_;
+  const BindOptions& options_;
+};
+
+}  // namespace
+
+Result<TypePtr> ComparisonType(const TypePtr& a, const TypePtr& b) {
+  if (a->Equals(*b)) return a;
+  if (a->id() == TypeId::kNull) return b;
+  if (b->id() == TypeId::kNull) return a;
+  if (IsNumeric(a->id()) && IsNumeric(b->id())) {
+    TypePtr wide = WiderNumeric(a, b);
+    if (a->id() == TypeId::kDecimal && b->id() == TypeId::kDecimal) return DataType::Double();
+    return wide;
+  }
+  // A string meets the other side's type (Spark casts the string).
+  if (a->id() == TypeId::kString && b->id() != TypeId::kBinary && CanCast(*a, *b)) return b;
+  if (b->id() == TypeId::kString && a->id() != TypeId::kBinary && CanCast(*b, *a)) return a;
+  if ((a->id() == TypeId::kDate && b->id() == TypeId::kTimestamp) || (a->id() == TypeId::kTimestamp && b->id() == TypeId::kDate)) {
+    return DataType::Timestamp();
+  }
+  return Status::InvalidInput("cannot compare {} with {}", a->ToString(), b->ToString());
+}
+
+Result<ExprPtr> Bind(const ExprPtr& e, const Schema& schema, const BindOptions& options) {
+  Binder binder(schema, options);
+  return binder.Bind(e);
+}
+
+void ReferencedColumns(const Expr& bound, std::vector<int>* columns) {
+  if (bound.kind == ExprKind::kColumn && bound.column >= 0 &&
+      std::find(columns->begin(), columns->end(), bound.column) == columns->end()) {
+    columns->push_back(bound.column);
+  }
+  for (const auto& a : bound.args) ReferencedColumns(*a, columns);
+}
+
+}  // namespace epoxy::expr

@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "epoxy/expr/evaluator.h"
+
+#include <gtest/gtest.h>
+
+#include "epoxy/expr/binder.h"
+#include "epoxy/expr/parser.h"
+#include "epoxy/format/record_writer.h"
+#include "epoxy/testing/test_util.h"
+#include "epoxy/vector/take.h"
+
+namespace epoxy::expr {
+namespace {
+
+/// The rows of a small JSON Lines table, as one batch.
+BatchPtr Table(std::string_view json_lines) {
+  testing::TempDir dir;
+  std::string path = dir.Write("t.json", json_lines);
+  ErrorSink errors(10);
+  ReadOptions options;
+  options.errors = &errors;
+  FileInfo file{path, static_cast<int64_t>(json_lines.size())};
+  auto reader = MakeRecordReader(FileFormat::kJson, {file}, options);
+  EXPECT_TRUE(reader.ok());
+  auto batch = (*reader)->Next();
+  EXPECT_TRUE(batch.ok() && *batch != nullptr);
+  return *batch;
+}
+
+const char* kRows = R"({"a": 1, "b": 2.5, "s": "Hello", "n": null, "ts": "2026-08-17 09:05:00", "d": {"os": "ios"}}
+{"a": 2, "b": -1.0, "s": " x ", "n": 3, "ts": "2026-12-31 23:59:59", "d": {"os": "android"}}
+{"a": null, "b": 0.0, "s": null, "n": null, "ts": null, "d": null}
+)";
+
+/// `expr` over kRows, one JSON value per row joined by '|', or "error: ...".
+std::string Eval(std::string_view expr, std::string_view rows = kRows) {
+  BatchPtr batch = Table(rows);
+  auto parsed = ParseExpression(expr);
+  if (!parsed.ok()) return "error: " + parsed.status().message();
+  auto bound = Bind(*parsed, *batch->schema());
+  if (!bound.ok()) return "error: " + bound.status().message();
+  auto out = EvaluateToArray(**bound, *batch);
+  if (!out.ok()) return "error: " + out.status().message();
+  std::string text;
+  for (int64_t i = 0; i < (*out)->length(); ++i) {
+    if (i > 0) text += "|";
+    AppendJsonValue(**out, i, &text);
+  }
+  return text;
+}
+
+std::string TypeOf(std::string_view expr) {
+  BatchPtr batch = Table(kRows);
+  auto bound = Bind(*ParseExpression(expr), *batch->schema());
+  return bound.ok() ? (*bound)->type->ToString() : "error: " + bound.status().message();
+}
+
+TEST(EvaluatorTest, ArithmeticAndNulls) {
+  EXPECT_EQ(Eval("a + 1"), "2|3|null");
+  EXPECT_EQ(Eval("a * b"), "2.5|-2|null");  // the JSON writer prints -2.0 as -2
+  EXPECT_EQ(Eval("a / 0"), "null|null|null") << "division by zero is null (non-ANSI)";
+  EXPECT_EQ(Eval("7 % a"), "0|1|null");
+  EXPECT_EQ(Eval("a / 2"), "0.5|1|null");
+  EXPECT_EQ(TypeOf("a / 2"), "double") << "/ is always double";
+  EXPECT_EQ(Eval("7 div a"), "7|3|null");
+  EXPECT_EQ(Eval("-a"), "-1|-2|null");
+  EXPECT_EQ(Eval("2147483647 + CAST(a AS INT)"), "-2147483648|-2147483647|null") << "int overflow wraps";
+  EXPECT_EQ(TypeOf("a + 1"), "bigint") << "JSON integers read as bigint here";
+  EXPECT_EQ(TypeOf("1 + 1.5"), "double");
+}
+
+TEST(EvaluatorTest, ComparisonsAndLogic) {
+  EXPECT_EQ(Eval("a > 1"), "false|true|null");
+  EXPECT_EQ(Eval("a = n"), "null|false|null");
+  EXPECT_EQ(Eval("a <=> n"), "false|false|true");
+  EXPECT_EQ(Eval("a > 1 AND n IS NULL"), "false|false|null");
+  EXPECT_EQ(Eval("a > 1 OR n IS NULL"), "true|true|true");
+  EXPECT_EQ(Eval("NOT (a > 1)"), "true|false|null");
+  EXPECT_EQ(Eval("a IN (2, 3)"), "false|true|null");
+  EXPECT_EQ(Eval("a IN (2, NULL)"), "null|true|null");
+  EXPECT_EQ(Eval("a BETWEEN 1 AND 1"), "true|false|null");
+  EXPECT_EQ(Eval("s LIKE 'H%o'"), "true|false|null");
+  EXPECT_EQ(Eval("s LIKE '_ello'"), "true|false|null");
+  EXPECT_EQ(Eval("s RLIKE '^H.l'"), "true|false|null");
+  EXPECT_EQ(Eval("a = '1'"), "true|false|null") << "a string meets the other side's type";
+  EXPECT_EQ(Eval("ts > '2026-09-01'"), "false|true|null");
+  EXPECT_EQ(Eval("d.os = 'ios'"), "true|false|null");
+}
+
+TEST(EvaluatorTest, SparkCasts) {
+  EXPECT_EQ(Eval("CAST('12.50' AS BIGINT)"), "12|12|12");
+  EXPECT_EQ(Eval("CAST('abc' AS INT)"), "null|null|null");
+  EXPECT_EQ(Eval("CAST(' 42 ' AS INT)"), "42|42|42");
+  EXPECT_EQ(Eval("CAST('3000000000' AS INT)"), "null|null|null");
+  EXPECT_EQ(Eval("CAST(3000000000 AS INT)"), "-1294967296|-1294967296|-1294967296") << "numbers wrap";
+  EXPECT_EQ(Eval("CAST(b AS INT)"), "2|-1|0");
+  EXPECT_EQ(Eval("CAST(a AS STRING)"), "\"1\"|\"2\"|null");
+  EXPECT_EQ(Eval("CAST(b AS STRING)"), "\"2.5\"|\"-1.0\"|\"0.0\"");
+  EXPECT_EQ(Eval("CAST('yes' AS BOOLEAN)"), "true|true|true");
+  EXPECT_EQ(Eval("CAST('2026-02-30' AS DATE)"), "null|null|null");
+  EXPECT_EQ(Eval("CAST(ts AS DATE)"), "\"2026-08-17\"|\"2026-12-31\"|null");
+  EXPECT_EQ(Eval("CAST('1.005' AS DECIMAL(5,2))"), "\"1.01\"|\"1.01\"|\"1.01\"");
+  EXPECT_EQ(Eval("CAST(a AS nonsense)"), "error: unknown type 'nonsense' in 'CAST(a AS nonsense)'");
+}
+
+TEST(EvaluatorTest, Functions) {
+  EXPECT_EQ(Eval("coalesce(n, a, 0)"), "1|3|0");
+  EXPECT_EQ(Eval("nvl(s, 'none')"), "\"Hello\"|\" x \"|\"none\"");
+  EXPECT_EQ(Eval("if(a > 1, 'big', 'small')"), "\"small\"|\"big\"|\"small\"");
+  EXPECT_EQ(Eval("nullif(a, 1)"), "null|2|null");
+  EXPECT_EQ(Eval("CASE WHEN a = 1 THEN 'one' WHEN a = 2 THEN 'two' END"), "\"one\"|\"two\"|null");
+  EXPECT_EQ(Eval("abs(b)"), "2.5|1|0");
+  EXPECT_EQ(Eval("round(b)"), "3|-1|0");
+  EXPECT_EQ(Eval("round(2.345, 2)"), "2.35|2.35|2.35");
+  EXPECT_EQ(Eval("floor(b)"), "2|-1|0");
+  EXPECT_EQ(Eval("ceil(b)"), "3|-1|0");
+  EXPECT_EQ(Eval("greatest(a, 2)"), "2|2|2");
+  EXPECT_EQ(Eval("least(a, n)"), "1|2|null");
+  EXPECT_EQ(Eval("upper(s)"), "\"HELLO\"|\" X \"|null");
+  EXPECT_EQ(Eval("trim(s)"), "\"Hello\"|\"x\"|null");
+  EXPECT_EQ(Eval("length(s)"), "5|3|null");
+  EXPECT_EQ(Eval("substring(s, 2, 3)"), "\"ell\"|\"x \"|null");
+  EXPECT_EQ(Eval("substring(s, -2)"), "\"lo\"|\"x \"|null");
+  EXPECT_EQ(Eval("concat(s, '!', a)"), "\"Hello!1\"|\" x !2\"|null");
+  EXPECT_EQ(Eval("concat_ws('-', s, n, 'z')"), "\"Hello-z\"|\" x -3-z\"|\"z\"");
+  EXPECT_EQ(Eval("split('a,b,,c', ',')"), "[\"a\",\"b\",\"\",\"c\"]|[\"a\",\"b\",\"\",\"c\"]|[\"a\",\"b\",\"\",\"c\"]");
+  EXPECT_EQ(Eval("regexp_extract(s, '(l+)(o)', 1)"), "\"ll\"|\"\"|null");
+  EXPECT_EQ(Eval("regexp_replace(s, 'l', 'L')"), "\"HeLLo\"|\" x \"|null");
+  EXPECT_EQ(Eval("regexp_replace('2026-08-17', '(\\\\d+)-(\\\\d+)-(\\\\d+)', '$3/$2/$1')"),
+            "\"17/08/2026\"|\"17/08/2026\"|\"17/08/2026\"");
+  EXPECT_EQ(Eval("md5('abc')"), "\"900150983cd24fb0d6963f7d28e17f72\"|\"900150983cd24fb0d6963f7d28e17f72\"|\"900150983cd24fb0d6963f7d28e17f72\"");
+  EXPECT_EQ(Eval("sha2('abc', 256)").substr(0, 20), "\"ba7816bf8f01cfea414");
+}
+
+TEST(EvaluatorTest, DatesAndTimes) {
+  EXPECT_EQ(Eval("year(ts)"), "2026|2026|null");
+  EXPECT_EQ(Eval("month(ts)"), "8|12|null");
+  EXPECT_EQ(Eval("dayofmonth(ts)"), "17|31|null");
+  EXPECT_EQ(Eval("hour(ts)"), "9|23|null");
+  EXPECT_EQ(Eval("minute(ts)"), "5|59|null");
+  EXPECT_EQ(Eval("date_add(ts, 15)"), "\"2026-09-01\"|\"2027-01-15\"|null");
+  EXPECT_EQ(Eval("date_sub(DATE '2026-03-01', 1)"), "\"2026-02-28\"|\"2026-02-28\"|\"2026-02-28\"");
+  EXPECT_EQ(Eval("datediff(ts, '2026-08-01')"), "16|152|null");
+  EXPECT_EQ(Eval("to_date('17/08/2026', 'dd/MM/yyyy')"), "\"2026-08-17\"|\"2026-08-17\"|\"2026-08-17\"");
+  EXPECT_EQ(Eval("to_date('garbage', 'dd/MM/yyyy')"), "null|null|null");
+  EXPECT_EQ(Eval("to_timestamp('2026-08-17 10:11:12', 'yyyy-MM-dd HH:mm:ss')"),
+            "\"2026-08-17T10:11:12\"|\"2026-08-17T10:11:12\"|\"2026-08-17T10:11:12\"");
+  EXPECT_EQ(Eval("date_format(ts, 'yyyy/MM/dd HH:mm')"), "\"2026/08/17 09:05\"|\"2026/12/31 23:59\"|null");
+  EXPECT_EQ(Eval("unix_timestamp('1970-01-02 00:00:00')"), "86400|86400|86400");
+  EXPECT_EQ(Eval("from_unixtime(86400)"), "\"1970-01-02 00:00:00\"|\"1970-01-02 00:00:00\"|\"1970-01-02 00:00:00\"");
+  EXPECT_EQ(Eval("date_trunc('month', ts)"), "\"2026-08-01T00:00:00\"|\"2026-12-01T00:00:00\"|null");
+  EXPECT_EQ(TypeOf("current_date()"), "date");
+}
+
+TEST(EvaluatorTest, ErrorsNameWhatIsWrong) {
+  EXPECT_EQ(Eval("nope > 1"), "error: column 'nope' not found; available columns: a, b, s, n, ts, d");
+  EXPECT_EQ(Eval("d.model = 'x'"), "error: field 'model' not found in 'd'; its fields: os");
+  EXPECT_EQ(Eval("a AND 1"), "error: type error in '(a AND 1)': and needs a boolean, got bigint (a)");
+  EXPECT_EQ(Eval("d + 1"), "error: type error in '(d + 1)': + needs numbers, got struct<os:string>, int");
+  EXPECT_EQ(Eval("nofunc(a)"), "error: unknown function 'nofunc' in 'nofunc(a)'");
+  EXPECT_EQ(Eval("substring(s)"), "error: substring takes 2 to 3 arguments, got 1 in 'substring(s)'");
+  EXPECT_EQ(Eval("sum(a)"), "error: aggregate function sum is not allowed here ('sum(a)')");
+  EXPECT_EQ(Eval("s RLIKE '('"), "error: invalid regular expression '(' in 'rlike(s, ()': missing ): (");
+}
+
+TEST(EvaluatorTest, ConstantsFoldAtBindTime) {
+  BatchPtr batch = Table(kRows);
+  auto bound = Bind(*ParseExpression("a > 1 + 2 * 3"), *batch->schema());
+  ASSERT_TRUE(bound.ok());
+  EXPECT_EQ((*bound)->args[1]->kind, ExprKind::kLiteral);
+  EXPECT_EQ((*bound)->args[1]->ToString(), "7");
+}
+
+TEST(EvaluatorTest, FilterSelectsTrueRows) {
+  BatchPtr batch = Table(kRows);
+  auto bound = Bind(*ParseExpression("a >= 1"), *batch->schema());
+  auto datum = Evaluate(**bound, *batch);
+  ASSERT_TRUE(datum.ok());
+  auto rows = SelectTrue(*datum, batch->num_rows());
+  ASSERT_TRUE(rows.ok());
+  EXPECT_EQ(*rows, (std::vector<int32_t>{0, 1}));
+  auto taken = TakeBatch(batch, *rows);
+  ASSERT_TRUE(taken.ok());
+  EXPECT_EQ(testing::ToJsonLines(**taken)[1], R"({"a":2,"b":-1,"s":" x ","n":3,"ts":"2026-12-31 23:59:59","d":{"os":"android"}})");
+}
+
+}  // namespace
+}  // namespace epoxy::expr
