@@ -4,6 +4,7 @@
 //                                             as JSON lines, in epoxy's jsonl form
 //   node duckdb_tool.mjs columns FILE       -> the file's column names, one a line
 //   node duckdb_tool.mjs sql "STATEMENT"    -> runs a statement (for example COPY ... TO a Parquet file)
+//   node duckdb_tool.mjs query "SELECT ..." -> the query's rows as JSON lines, in epoxy's jsonl form
 // Needs @duckdb/node-api; EPOXY_DUCKDB_MODULES points at the node_modules folder holding it.
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -59,9 +60,10 @@ const quoted = (arg || '').replace(/'/g, "''");
 if (command === 'columns') {
   const reader = await conn.runAndReadAll(`SELECT * FROM read_parquet('${quoted}') LIMIT 0`);
   for (const n of reader.columnNames()) process.stdout.write(n + '\n');
-} else if (command === 'read') {
+} else if (command === 'read' || command === 'query') {
   const select = cols ? cols.split(',').map((c) => `"${c}"`).join(', ') : '*';
-  const reader = await conn.runAndReadAll(`SELECT ${select} FROM read_parquet('${quoted}')`);
+  const text = command === 'query' ? arg : `SELECT ${select} FROM read_parquet('${quoted}')`;
+  const reader = await conn.runAndReadAll(text);
   const names = reader.columnNames();
   for (const row of reader.getRows()) {
     const obj = {};

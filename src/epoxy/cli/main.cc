@@ -9,6 +9,7 @@
 #include "epoxy/cli/classifier_command.h"
 #include "epoxy/cli/crawl_command.h"
 #include "epoxy/cli/read_command.h"
+#include "epoxy/cli/sql_command.h"
 #include "epoxy/common/thread_pool.h"
 #include "epoxy/memory/memory_pool.h"
 
@@ -135,6 +136,20 @@ int main(int argc, char** argv) {
   crawler->add_option("--catalog", crawler_args.catalog, "sqlite:///path/catalog.db (default: $EPOXY_HOME/catalog.db)");
   AddRuntimeOptions(crawler, &runtime);
 
+  epoxy::cli::SqlArgs sql_args;
+  CLI::App* sql = app.add_subcommand("sql", "run a SELECT over catalog tables and files");
+  sql->add_option("query", sql_args.query,
+                  "SELECT ... FROM db.table | parquet.`path` | json.`path` | csv.`path` [WHERE ...] [UNION ALL ...] [LIMIT n]")
+      ->required();
+  sql->add_option("--output", sql_args.output, "table (default), csv or jsonl");
+  sql->add_option("--max-rows", sql_args.max_rows, "table output: rows shown (default 20)");
+  sql->add_flag("--profile", sql_args.profile, "print the run's metrics (files, row groups, rows, time, memory) to stderr");
+  sql->add_flag("--json", sql_args.json, "with --profile: the metrics as one JSON object");
+  sql->add_flag("--explain", sql_args.explain, "print the plan instead of running it");
+  sql->add_option("--database", sql_args.database, "the database of unqualified table names (default: default)");
+  sql->add_option("--catalog", sql_args.catalog, "sqlite:///path/catalog.db (default: $EPOXY_HOME/catalog.db)");
+  AddRuntimeOptions(sql, &runtime);
+
   epoxy::cli::ClassifierArgs classifier_args;
   CLI::App* classifier = app.add_subcommand(
       "classifier", "custom classifiers: create-csv|create-json|create-grok NAME, list, show NAME, delete NAME");
@@ -193,6 +208,8 @@ int main(int argc, char** argv) {
     result = epoxy::cli::RunCrawl(crawl_args);
   } else if (*crawler) {
     result = epoxy::cli::RunCrawlerCommand(crawler_args);
+  } else if (*sql) {
+    result = epoxy::cli::RunSql(sql_args);
   } else if (*classifier) {
     result = epoxy::cli::RunClassifierCommand(classifier_args);
   }

@@ -59,6 +59,10 @@ Result<std::optional<Block>> ParallelBlockReader::NextBlock() {
     const FileInfo& file = files_[next_file_++];
     EPOXY_ASSIGN_OR_RETURN(current_,
                            BlockReader::Open(file, options_.block_size, format_->Boundary()));
+    if (options_.counters) {
+      ++options_.counters->files_opened;
+      options_.counters->bytes_read += file.size;
+    }
     auto first = current_->Next();
     if (!first.ok()) {
       if (first.status().code() != StatusCode::kInvalidData) return first.status();

@@ -2,6 +2,7 @@
 // RecordReader: the interface every format reader implements, and choosing one for a set of files.
 #pragma once
 
+#include <atomic>
 #include <map>
 #include <memory>
 #include <string>
@@ -23,6 +24,14 @@ Result<FileFormat> ParseFileFormat(std::string_view name);
 /// as in a Glue script's dict.
 using FormatOptions = std::map<std::string, std::string>;
 
+/// What readers did, for a run's metrics. Shared by concurrent readers.
+struct ReadCounters {
+  std::atomic<int64_t> files_opened{0};
+  std::atomic<int64_t> bytes_read{0};  // sizes of the files opened (what a scan costs)
+  std::atomic<int64_t> row_groups_read{0};
+  std::atomic<int64_t> row_groups_pruned{0};  // skipped by their statistics
+};
+
 /// What every reader shares.
 struct ReadOptions {
   FormatOptions format_options;
@@ -32,6 +41,8 @@ struct ReadOptions {
   MemoryPool* memory = nullptr;
   /// Where malformed records go. Required.
   ErrorSink* errors = nullptr;
+  /// Counts what was read, when set.
+  ReadCounters* counters = nullptr;
 };
 
 /// Streams batches of records. Batches come in file order. Each batch carries its own schema (a

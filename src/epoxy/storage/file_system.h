@@ -53,6 +53,9 @@ class FileSystem {
   virtual Result<FileInfo> GetFileInfo(const std::string& path) = 0;
   /// The files (not folders) under `dir`, recursively when asked, sorted by path.
   virtual Result<std::vector<FileInfo>> ListFiles(const std::string& dir, bool recursive) = 0;
+  /// The folders directly under `dir` (full paths, without a trailing '/'), sorted. Lets a scan
+  /// walk partition folders without listing the files inside ones it prunes.
+  virtual Result<std::vector<std::string>> ListSubdirs(const std::string& dir) = 0;
   virtual Result<std::unique_ptr<RandomAccessFile>> OpenForRead(const std::string& path) = 0;
   /// Creates missing parent folders.
   virtual Result<std::unique_ptr<FileWriter>> OpenForWrite(const std::string& path) = 0;

@@ -191,6 +191,23 @@ Result<std::vector<FileInfo>> LocalFileSystem::ListFiles(const std::string& uri,
   return out;
 }
 
+Result<std::vector<std::string>> LocalFileSystem::ListSubdirs(const std::string& uri) {
+  std::string dir = LocalPathOf(uri);
+  DIR* d = ::opendir(dir.c_str());
+  if (d == nullptr) return ErrnoStatus("cannot list", dir, errno);
+  std::vector<std::string> out;
+  while (struct dirent* entry = ::readdir(d)) {
+    std::string_view name(entry->d_name);
+    if (name == "." || name == "..") continue;
+    std::string path = dir.back() == '/' ? dir + std::string(name) : dir + "/" + std::string(name);
+    struct stat st;
+    if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) out.push_back(uri.starts_with("file://") ? "file://" + path : path);
+  }
+  ::closedir(d);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
 Result<std::unique_ptr<RandomAccessFile>> LocalFileSystem::OpenForRead(const std::string& uri) {
   std::string path = LocalPathOf(uri);
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);

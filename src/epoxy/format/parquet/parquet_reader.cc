@@ -276,6 +276,10 @@ class ParquetRecordReader final : public RecordReader {
   Status OpenNextFile() {
     const FileInfo& info = files_[next_file_++];
     EPOXY_ASSIGN_OR_RETURN(std::unique_ptr<ParquetFile> opened, ParquetFile::Open(info.path));
+    if (options_.counters) {
+      ++options_.counters->files_opened;
+      options_.counters->bytes_read += info.size;
+    }
     std::shared_ptr<const ParquetFile> file(std::move(opened));
     const FileSchema& schema = file->schema();
     std::vector<int> fields;
@@ -304,8 +308,12 @@ class ParquetRecordReader final : public RecordReader {
           held.push_back(file->RowGroupStats(g, index));
           return held.back().get();
         });
-        if (!may) continue;
+        if (!may) {
+          if (options_.counters) ++options_.counters->row_groups_pruned;
+          continue;
+        }
       }
+      if (options_.counters) ++options_.counters->row_groups_read;
       queue_.push_back({file, g, fields, out_schema});
       any = true;
     }

@@ -202,6 +202,20 @@ Result<std::vector<FileInfo>> S3FileSystem::ListFiles(const std::string& dir, bo
   return out;
 }
 
+Result<std::vector<std::string>> S3FileSystem::ListSubdirs(const std::string& dir) {
+  std::string bucket, key;
+  EPOXY_RETURN_NOT_OK(ParseS3Uri(dir, &bucket, &key));
+  std::string prefix = key.empty() || key.back() == '/' ? key : key + "/";
+  EPOXY_ASSIGN_OR_RETURN(S3Listing listing, client_->List(bucket, prefix, "/"));
+  std::vector<std::string> out;
+  for (std::string p : listing.common_prefixes) {
+    if (!p.empty() && p.back() == '/') p.pop_back();
+    out.push_back("s3://" + bucket + "/" + p);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
 Result<std::unique_ptr<RandomAccessFile>> S3FileSystem::OpenForRead(const std::string& path) {
   std::string bucket, key;
   EPOXY_RETURN_NOT_OK(ParseS3Uri(path, &bucket, &key));

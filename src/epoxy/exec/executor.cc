@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: Apache-2.0
+// Execute: optimize, build operators, drain into the sink, measure.
+#include "epoxy/exec/executor.h"
+
+#include <sys/resource.h>
+
+#include <chrono>
+
+#include "epoxy/exec/operator.h"
+
+namespace epoxy::exec {
+namespace {
+
+double CpuSeconds() {
+  struct rusage usage;
+  if (::getrusage(RUSAGE_SELF, &usage) != 0) return 0;
+  auto seconds = [](const timeval& t) { return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) / 1e6; };
+  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
+}
+
+}  // namespace
+
+plan::PlanPtr Optimize(const plan::PlanPtr& plan) { return plan::PushDownFilters(plan); }
+
+Result<RunMetrics> Execute(const plan::PlanPtr& plan, const BatchSink& sink, const ExecOptions& options) {
+  auto start = std::chrono::steady_clock::now();
+  double cpu_start = CpuSeconds();
+  RunMetrics metrics;
+  ExecContext context;
+  context.memory = options.memory ? options.memory : &MemoryPool::Default();
+  context.catalog = options.catalog;
+  context.metrics = &metrics;
+  EPOXY_ASSIGN_OR_RETURN(auto root, MakeOperator(Optimize(plan), &context));
+  while (true) {
+    EPOXY_ASSIGN_OR_RETURN(BatchPtr batch, root->Next());
+    if (batch == nullptr) break;
+    if (batch->num_rows() == 0) continue;
+    metrics.rows_out += batch->num_rows();
+    EPOXY_RETURN_NOT_OK(sink(batch));
+  }
+  root->Report(&metrics);
+  metrics.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  metrics.cpu_seconds = CpuSeconds() - cpu_start;
+  metrics.peak_memory = context.memory->peak_bytes();
+  return metrics;
+}
+
+}  // namespace epoxy::exec

@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: Apache-2.0
+// Running a logical plan: filters are pushed into scans, the plan becomes an operator tree, and
+// its batches go to a sink; the run's metrics come back.
+#pragma once
+
+#include <functional>
+
+#include "epoxy/catalog/catalog_store.h"
+#include "epoxy/exec/run_metrics.h"
+#include "epoxy/plan/logical_plan.h"
+
+namespace epoxy::exec {
+
+using BatchSink = std::function<Status(const BatchPtr& batch)>;
+
+struct ExecOptions {
+  MemoryPool* memory = nullptr;              // the default pool when null
+  catalog::CatalogStore* catalog = nullptr;  // needed for plans that scan catalog tables
+};
+
+/// Optimizes and runs `plan`, handing every non-empty output batch to `sink` in order.
+Result<RunMetrics> Execute(const plan::PlanPtr& plan, const BatchSink& sink, const ExecOptions& options = {});
+
+/// The plan as Execute runs it (after pushdown).
+plan::PlanPtr Optimize(const plan::PlanPtr& plan);
+
+}  // namespace epoxy::exec

@@ -1,0 +1,243 @@
+// SPDX-License-Identifier: Apache-2.0
+// The scan: prunes partitions by their values before listing their files, reads the remaining
+// files with projection and statistics pushdown, fits each batch to the scan's schema, adds the
+// partition columns and applies the pushed row filter.
+#include <nlohmann/json.hpp>
+
+#include "epoxy/exec/operator.h"
+#include "epoxy/expr/cast.h"
+#include "epoxy/expr/evaluator.h"
+#include "epoxy/expr/pushdown.h"
+#include "epoxy/format/parquet/parquet_reader.h"
+#include "epoxy/plan/source.h"
+#include "epoxy/storage/glob.h"
+#include "epoxy/vector/builder.h"
+#include "epoxy/vector/take.h"
+
+namespace epoxy::exec {
+namespace {
+
+bool IsDataFile(const FileInfo& f) {
+  size_t slash = f.path.find_last_of('/');
+  std::string_view name = slash == std::string::npos ? std::string_view(f.path) : std::string_view(f.path).substr(slash + 1);
+  return f.size > 0 && !name.empty() && name[0] != '_' && name[0] != '.';
+}
+
+/// The partitions of a catalog table, from the catalog, in its order.
+Result<std::vector<plan::PartitionDir>> CatalogPartitions(catalog::CatalogStore& store, const plan::ScanSource& source) {
+  std::string db = source.catalog_table.substr(0, source.catalog_table.find('.'));
+  std::string table = source.catalog_table.substr(source.catalog_table.find('.') + 1);
+  std::vector<plan::PartitionDir> out;
+  std::string token;
+  do {
+    EPOXY_ASSIGN_OR_RETURN(catalog::Page page, store.GetPartitions(db, table, "", token, 1000));
+    for (const auto& p : page.items) {
+      plan::PartitionDir dir;
+      dir.path = p.value("StorageDescriptor", catalog::Json::object()).value("Location", "");
+      while (dir.path.size() > 1 && dir.path.back() == '/') dir.path.pop_back();
+      for (const auto& v : p.value("Values", catalog::Json::array())) dir.values.push_back(v.get<std::string>());
+      out.push_back(std::move(dir));
+    }
+    token = page.next_token;
+  } while (!token.empty());
+  return out;
+}
+
+class ScanOperator final : public Operator {
+ public:
+  ScanOperator(plan::PlanPtr node, ExecContext* context) : node_(std::move(node)), context_(context) {}
+
+  Status Open() {
+    const plan::ScanSource& source = node_->source;
+    num_data_ = source.data_schema->num_fields();
+    std::vector<plan::PartitionDir> partitions;
+    if (!source.partition_keys.empty()) {
+      if (source.from_catalog) {
+        if (context_->catalog == nullptr) return Status::Internal("a catalog scan without a catalog");
+        EPOXY_ASSIGN_OR_RETURN(partitions, CatalogPartitions(*context_->catalog, source));
+      } else {
+        std::vector<std::string> keys;
+        EPOXY_ASSIGN_OR_RETURN(partitions, plan::DiscoverPartitions(source.root, &keys));
+      }
+      listed_partitions_ = static_cast<int64_t>(partitions.size());
+      EPOXY_RETURN_NOT_OK(PrunePartitions(&partitions));
+      partitions_ = std::move(partitions);
+    } else {
+      partitions_.push_back({source.root, {}});
+    }
+    // Reader settings shared by every partition.
+    read_.errors = &errors_;
+    read_.memory = context_->memory;
+    read_.counters = &counters_;
+    read_.format_options = source.options;
+    if (node_->columns_pushed && source.format == FileFormat::kParquet) {
+      std::vector<std::string> names;
+      for (int c : node_->columns) {
+        if (c < num_data_) names.push_back(source.data_schema->field(c).name);
+      }
+      if (names.empty() && num_data_ > 0) names.push_back(source.data_schema->field(0).name);  // count(*): one column
+      read_.format_options["columns"] = fmt::format("{}", fmt::join(names, ","));
+    }
+    if (node_->row_filter && source.format == FileFormat::kParquet) {
+      statistics_ = expr::LowerToPredicate(*node_->row_filter, *source.data_schema);
+    }
+    return Status::OK();
+  }
+
+  Result<BatchPtr> Next() override {
+    while (true) {
+      if (reader_ == nullptr) {
+        if (next_partition_ >= partitions_.size()) return BatchPtr();
+        EPOXY_RETURN_NOT_OK(OpenPartition(partitions_[next_partition_++]));
+        if (reader_ == nullptr) continue;
+      }
+      EPOXY_ASSIGN_OR_RETURN(BatchPtr raw, reader_->Next());
+      if (errors_.count() > 0) {
+        return Status::InvalidData("malformed record in {}: {}", errors_.errors()[0].path, errors_.errors()[0].ToString());
+      }
+      if (raw == nullptr) {
+        reader_.reset();
+        continue;
+      }
+      rows_read_ += raw->num_rows();
+      EPOXY_ASSIGN_OR_RETURN(BatchPtr batch, Fit(raw));
+      if (node_->row_filter) {
+        EPOXY_ASSIGN_OR_RETURN(expr::Datum keep, expr::Evaluate(*node_->row_filter, *batch, context_->memory));
+        EPOXY_ASSIGN_OR_RETURN(std::vector<int32_t> rows, expr::SelectTrue(keep, batch->num_rows()));
+        EPOXY_ASSIGN_OR_RETURN(batch, TakeBatch(batch, rows, context_->memory));
+      }
+      rows_out_ += batch->num_rows();
+      return batch;
+    }
+  }
+
+  void Report(RunMetrics* m) const override {
+    m->partitions_listed += listed_partitions_;
+    m->partitions_pruned += pruned_partitions_;
+    m->files_listed += files_listed_;
+    m->bytes_listed += bytes_listed_;
+    m->files_read += counters_.files_opened;
+    m->bytes_read += counters_.bytes_read;
+    m->row_groups_read += counters_.row_groups_read;
+    m->row_groups_pruned += counters_.row_groups_pruned;
+    m->rows_read += rows_read_;
+    m->operator_rows.push_back({"scan rows out", rows_out_});
+  }
+
+ private:
+  /// Keeps the partitions whose values satisfy the partition filter (evaluated on all of them at
+  /// once, as one batch of key values).
+  Status PrunePartitions(std::vector<plan::PartitionDir>* partitions) {
+    const auto& keys = node_->source.partition_keys;
+    const int64_t n = static_cast<int64_t>(partitions->size());
+    std::vector<ArrayPtr> columns;
+    for (int c = 0; c < num_data_; ++c) columns.push_back(Array::MakeNull(n));
+    for (size_t k = 0; k < keys.size(); ++k) {
+      StringBuilder text(DataType::String(), context_->memory);
+      for (const auto& p : *partitions) {
+        if (k < p.values.size() && p.values[k]) {
+          EPOXY_RETURN_NOT_OK(text.Append(*p.values[k]));
+        } else {
+          EPOXY_RETURN_NOT_OK(text.AppendNull());
+        }
+      }
+      EPOXY_ASSIGN_OR_RETURN(ArrayPtr strings, text.Finish());
+      EPOXY_ASSIGN_OR_RETURN(ArrayPtr typed, expr::CastArray(strings, keys[k].type, context_->memory));
+      columns.push_back(std::move(typed));
+    }
+    partition_values_ = Batch::Make(node_->schema, columns, n);
+    if (!node_->partition_filter) return Status::OK();
+    EPOXY_ASSIGN_OR_RETURN(expr::Datum keep, expr::Evaluate(*node_->partition_filter, *partition_values_, context_->memory));
+    EPOXY_ASSIGN_OR_RETURN(std::vector<int32_t> rows, expr::SelectTrue(keep, n));
+    std::vector<plan::PartitionDir> kept;
+    for (int32_t r : rows) kept.push_back(std::move((*partitions)[static_cast<size_t>(r)]));
+    EPOXY_ASSIGN_OR_RETURN(partition_values_, TakeBatch(partition_values_, rows, context_->memory));
+    pruned_partitions_ = n - static_cast<int64_t>(kept.size());
+    *partitions = std::move(kept);
+    return Status::OK();
+  }
+
+  Status OpenPartition(const plan::PartitionDir& partition) {
+    current_partition_ = next_partition_ - 1;
+    std::vector<FileInfo> files;
+    auto listed = ExpandPaths({partition.path});
+    if (!listed.ok()) {
+      // A catalog partition whose folder is gone reads as empty, as Glue and Spark do.
+      if (listed.status().code() == StatusCode::kNotFound && node_->source.from_catalog) return Status::OK();
+      return listed.status();
+    }
+    for (auto& f : *listed) {
+      if (!IsDataFile(f)) continue;
+      ++files_listed_;
+      bytes_listed_ += f.size;
+      files.push_back(std::move(f));
+    }
+    if (files.empty()) return Status::OK();
+    EPOXY_ASSIGN_OR_RETURN(reader_, node_->source.format == FileFormat::kParquet
+                                        ? parquet::MakeParquetReader(std::move(files), read_, statistics_)
+                                        : MakeRecordReader(node_->source.format, std::move(files), read_));
+    return Status::OK();
+  }
+
+  /// A reader's batch with the scan's columns: data columns by name (cast where a file's type
+  /// differs from the table's, nulls where a file lacks one), then the partition values.
+  Result<BatchPtr> Fit(const BatchPtr& raw) {
+    const Schema& target = *node_->schema;
+    const int64_t n = raw->num_rows();
+    std::vector<ArrayPtr> columns;
+    columns.reserve(static_cast<size_t>(target.num_fields()));
+    for (int c = 0; c < num_data_; ++c) {
+      const Field& field = target.field(c);
+      bool wanted = !node_->columns_pushed ||
+                    std::find(node_->columns.begin(), node_->columns.end(), c) != node_->columns.end();
+      int index = wanted ? raw->schema()->FieldIndex(field.name) : -1;
+      if (index < 0) {
+        columns.push_back(wanted ? *expr::MakeArrayFromScalar(expr::Scalar::Null(field.type), n, context_->memory)
+                                 : Array::MakeNull(n));
+        continue;
+      }
+      ArrayPtr column = raw->column(index);
+      if (!column->type()->Equals(*field.type)) {
+        if (!expr::CanCast(*column->type(), *field.type)) {
+          return Status::InvalidData("column {} is {} in a file of '{}', but the scan expects {}", field.name,
+                                     column->type()->ToString(), node_->source.root, field.type->ToString());
+        }
+        EPOXY_ASSIGN_OR_RETURN(column, expr::CastArray(column, field.type, context_->memory));
+      }
+      columns.push_back(std::move(column));
+    }
+    if (partition_values_ != nullptr) {
+      for (int k = num_data_; k < target.num_fields(); ++k) {
+        std::vector<int32_t> same(static_cast<size_t>(n), static_cast<int32_t>(current_partition_));
+        EPOXY_ASSIGN_OR_RETURN(ArrayPtr value, Take(*partition_values_->column(k), same, context_->memory));
+        columns.push_back(std::move(value));
+      }
+    }
+    return Batch::Make(node_->schema, std::move(columns), n);
+  }
+
+  plan::PlanPtr node_;
+  ExecContext* context_;
+  int num_data_ = 0;
+  std::vector<plan::PartitionDir> partitions_;
+  BatchPtr partition_values_;  // one row per kept partition, in the scan's column layout
+  size_t next_partition_ = 0;
+  size_t current_partition_ = 0;
+  ErrorSink errors_{100};
+  ReadCounters counters_;
+  ReadOptions read_;
+  PredicatePtr statistics_;
+  std::unique_ptr<RecordReader> reader_;
+  int64_t listed_partitions_ = 0, pruned_partitions_ = 0, files_listed_ = 0, bytes_listed_ = 0;
+  int64_t rows_read_ = 0, rows_out_ = 0;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<Operator>> MakeScan(const plan::PlanPtr& scan, ExecContext* context) {
+  auto op = std::make_unique<ScanOperator>(scan, context);
+  EPOXY_RETURN_NOT_OK(op->Open());
+  return std::unique_ptr<Operator>(std::move(op));
+}
+
+}  // namespace epoxy::exec

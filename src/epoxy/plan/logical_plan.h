@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: Apache-2.0
+// The logical plan shared by SQL, DataFrames and DynamicFrames: a tree of scan, filter, project,
+// aggregate, union and limit nodes. Plans are lazy; the executor runs them. Expressions in a
+// node are bound against the node's input schema.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "epoxy/expr/expression.h"
+#include "epoxy/format/record_reader.h"
+#include "epoxy/types/schema.h"
+
+namespace epoxy::plan {
+
+/// Where a scan reads: a folder (or file, or glob) of one format, or a catalog table's location.
+/// Partition keys come from `key=value` folders below the root (or from the catalog table).
+struct ScanSource {
+  FileFormat format = FileFormat::kParquet;
+  std::string root;            // folder, file or glob
+  FormatOptions options;       // the reader's format_options
+  SchemaPtr data_schema;       // columns in the files
+  std::vector<Field> partition_keys;  // after the data columns in the scan's output
+  std::string catalog_table;   // "db.table" when it came from the catalog, for explain
+  std::string catalog_uri;     // the catalog to list partitions from ("" for folders)
+  bool from_catalog = false;
+};
+
+/// One partition folder and its key values (as text, in key order; nullopt for Hive's
+/// __HIVE_DEFAULT_PARTITION__).
+struct PartitionDir {
+  std::string path;
+  std::vector<std::optional<std::string>> values;
+};
+
+struct PlanNode;
+using PlanPtr = std::shared_ptr<const PlanNode>;
+
+enum class PlanKind { kScan, kFilter, kProject, kAggregate, kUnion, kLimit };
+
+struct PlanNode {
+  PlanKind kind = PlanKind::kScan;
+  std::vector<PlanPtr> inputs;
+  SchemaPtr schema;  // the node's output
+
+  // kScan: the source, and what the planner pushed into it.
+  ScanSource source;
+  expr::ExprPtr partition_filter;  // over partition keys only (bound on the scan's full schema)
+  expr::ExprPtr row_filter;        // the rest of the pushed filter; also lowered to statistics
+  std::vector<int> columns;        // with columns_pushed: the only data columns read
+  bool columns_pushed = false;
+
+  // kFilter
+  expr::ExprPtr predicate;
+  // kProject and kAggregate: one bound expression per output column
+  std::vector<expr::ExprPtr> exprs;
+  // kLimit
+  int64_t limit = 0;
+
+  /// The plan as indented text, one node per line (what `explain` prints).
+  std::string Explain(int indent = 0) const;
+};
+
+/// Builders. They bind expressions against the input's schema; errors name what is wrong.
+Result<PlanPtr> Scan(ScanSource source);
+Result<PlanPtr> Filter(PlanPtr input, const expr::ExprPtr& predicate, const std::vector<std::string>& qualifiers = {});
+/// `names[i]` names `exprs[i]`'s output column ("" for Spark's default name). A `*` expands to
+/// every input column.
+Result<PlanPtr> Project(PlanPtr input, const std::vector<expr::ExprPtr>& exprs, const std::vector<std::string>& names,
+                        const std::vector<std::string>& qualifiers = {});
+Result<PlanPtr> UnionAll(std::vector<PlanPtr> inputs);
+Result<PlanPtr> Limit(PlanPtr input, int64_t limit);
+
+/// Moves filters into scans: conjuncts over partition keys prune partitions before their files
+/// are listed, the others run in the scan (and prune Parquet row groups by statistics).
+PlanPtr PushDownFilters(const PlanPtr& plan);
+
+/// Splits `a AND b AND c` into its conjuncts.
+void SplitConjuncts(const expr::ExprPtr& e, std::vector<expr::ExprPtr>* out);
+
+}  // namespace epoxy::plan
