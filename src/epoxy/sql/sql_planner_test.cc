@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "epoxy/sql/sql_planner.h"
+
+#include <gtest/gtest.h>
+
+#include "epoxy/exec/executor.h"
+#include "epoxy/testing/test_util.h"
+
+namespace epoxy::sql {
+namespace {
+
+std::string Error(std::string_view text) {
+  auto q = ParseQuery(text);
+  return q.ok() ? "ok" : q.status().message();
+}
+
+TEST(SqlParserTest, ShapesAndRefusals) {
+  auto q = ParseQuery("SELECT a, b + 1 AS c, * FROM parquet.`/data/x` t WHERE a > 1 UNION ALL SELECT 1, 2, 3 FROM db.tbl LIMIT 5;");
+  ASSERT_TRUE(q.ok()) << q.status().ToString();
+  ASSERT_EQ(q->selects.size(), 2u);
+  EXPECT_TRUE(q->selects[0].from.is_files);
+  EXPECT_EQ(q->selects[0].from.path, "/data/x");
+  EXPECT_EQ(q->selects[0].from.alias, "t");
+  EXPECT_EQ(q->selects[0].items[1].alias, "c");
+  EXPECT_EQ(q->selects[1].from.database, "db");
+  EXPECT_EQ(q->selects[1].from.table, "tbl");
+  EXPECT_EQ(*q->limit, 5);
+  EXPECT_EQ(Error("SELECT a FROM t GROUP BY a"),
+            "GROUP is not supported yet: joins, grouping, ordering and windows come with the engine's relational part");
+  EXPECT_EQ(Error("SELECT a FROM t JOIN u ON t.a = u.a"),
+            "JOIN is not supported yet: joins, grouping, ordering and windows come with the engine's relational part");
+  EXPECT_EQ(Error("SELECT a FROM t UNION SELECT a FROM u"),
+            "UNION without ALL (it removes duplicates) is not supported yet; use UNION ALL");
+  EXPECT_EQ(Error("SELECT a FROM t LIMIT x"), "LIMIT needs a whole number, got 'x'");
+  EXPECT_EQ(Error("SELECT a t"), "SELECT without FROM is not supported yet");
+  EXPECT_EQ(Error("SELECT a b c FROM t"), "syntax error: expected FROM at position 12 of 'SELECT a b c FROM t', found 'c'");
+  EXPECT_EQ(Error("SELECT FROM t"), "syntax error: expected an expression at position 8 of 'SELECT FROM t', found 'FROM'");
+}
+
+TEST(SqlPlannerTest, PushdownIsVisibleInExplain) {
+  testing::TempDir dir;
+  dir.Write("t/dt=2026-08-17/a.json", "{\"id\": 1, \"v\": 2.5}\n{\"id\": 2, \"v\": 3.5}\n");
+  dir.Write("t/dt=2026-08-18/a.json", "{\"id\": 3, \"v\": 4.5}\n");
+  SqlContext context;
+  auto plan = PlanSql("SELECT id FROM json.`" + dir.path() + "/t` WHERE dt = '2026-08-18' AND v > 1", context);
+  ASSERT_TRUE(plan.ok()) << plan.status().ToString();
+  std::string explain = exec::Optimize(*plan)->Explain();
+  EXPECT_NE(explain.find("partitioned by [dt] columns [id, v, dt] partition filter (dt = DATE '2026-08-18') filter (v > "),
+            std::string::npos) << explain;
+  std::vector<std::string> rows;
+  auto metrics = exec::Execute(*plan, [&](const BatchPtr& b) {
+    for (auto& line : testing::ToJsonLines(*b)) rows.push_back(line);
+    return Status::OK();
+  });
+  ASSERT_TRUE(metrics.ok()) << metrics.status().ToString();
+  EXPECT_EQ(rows, (std::vector<std::string>{"{\"id\":3}"}));
+  EXPECT_EQ(metrics->partitions_pruned, 1);
+  EXPECT_EQ(metrics->files_read, 1);
+}
+
+TEST(SqlPlannerTest, BadInputIsNamed) {
+  testing::TempDir dir;
+  dir.Write("t/a.json", "{\"id\": 1}\n");
+  SqlContext context;
+  std::string t = "json.`" + dir.path() + "/t`";
+  auto error = [&](const std::string& q) {
+    auto plan = PlanSql(q, context);
+    return plan.ok() ? std::string("ok") : plan.status().message();
+  };
+  EXPECT_EQ(error("SELECT nope FROM " + t), "column 'nope' not found; available columns: id");
+  EXPECT_EQ(error("SELECT id FROM " + t + " WHERE id"), "a filter must be boolean; 'id' is bigint");
+  EXPECT_EQ(error("SELECT id FROM " + t + " UNION ALL SELECT 'x' FROM " + t),
+            "UNION ALL column 1 (id) is bigint in the first input and string in input 2");
+  EXPECT_NE(error("SELECT id FROM json.`" + dir.path() + "/missing`").find("missing"), std::string::npos);
+  EXPECT_EQ(error("SELECT id FROM db.t"), "no catalog to find table t");
+}
+
+}  // namespace
+}  // namespace epoxy::sql
