@@ -55,6 +55,8 @@ class ScanOperator final : public Operator {
       if (source.from_catalog) {
         if (context_->catalog == nullptr) return Status::Internal("a catalog scan without a catalog");
         EPOXY_ASSIGN_OR_RETURN(partitions, CatalogPartitions(*context_->catalog, source));
+      } else if (!source.discovered.empty()) {
+        partitions = source.discovered;
       } else {
         std::vector<std::string> keys;
         EPOXY_ASSIGN_OR_RETURN(partitions, plan::DiscoverPartitions(source.root, &keys));

@@ -15,6 +15,13 @@
 
 namespace epoxy::plan {
 
+/// One partition folder and its key values (as text, in key order; nullopt for Hive's
+/// __HIVE_DEFAULT_PARTITION__).
+struct PartitionDir {
+  std::string path;
+  std::vector<std::optional<std::string>> values;
+};
+
 /// Where a scan reads: a folder (or file, or glob) of one format, or a catalog table's location.
 /// Partition keys come from `key=value` folders below the root (or from the catalog table).
 struct ScanSource {
@@ -26,14 +33,10 @@ struct ScanSource {
   std::string catalog_table;   // "db.table" when it came from the catalog, for explain
   std::string catalog_uri;     // the catalog to list partitions from ("" for folders)
   bool from_catalog = false;
+  /// A folder's partitions as found while resolving it, so the scan need not walk them again.
+  std::vector<PartitionDir> discovered;
 };
 
-/// One partition folder and its key values (as text, in key order; nullopt for Hive's
-/// __HIVE_DEFAULT_PARTITION__).
-struct PartitionDir {
-  std::string path;
-  std::vector<std::optional<std::string>> values;
-};
 
 struct PlanNode;
 using PlanPtr = std::shared_ptr<const PlanNode>;

@@ -128,9 +128,11 @@ Result<ScanSource> ResolveFileSource(FileFormat format, const std::string& path,
     EPOXY_ASSIGN_OR_RETURN(partitions, DiscoverPartitions(source.root, &keys));
   }
   for (size_t k = 0; k < keys.size(); ++k) source.partition_keys.push_back({keys[k], InferPartitionType(partitions, k)});
+  source.discovered = partitions;
   // The data schema: the first file of the first partition (or of the whole source).
   std::string first_dir = partitions.empty() ? source.root : partitions[0].path;
   auto files = ExpandPaths({first_dir});
+  for (size_t p = 1; files.ok() && files->empty() && p < partitions.size(); ++p) files = ExpandPaths({partitions[p].path});
   if (!files.ok()) return Status(files.status().code(), fmt::format("reading {}: {}", path, files.status().message()));
   if (files->empty()) return Status::NotFound("no files in '{}'", path);
   const FileInfo* first = nullptr;

@@ -200,8 +200,12 @@ Result<std::vector<std::string>> LocalFileSystem::ListSubdirs(const std::string&
     std::string_view name(entry->d_name);
     if (name == "." || name == "..") continue;
     std::string path = dir.back() == '/' ? dir + std::string(name) : dir + "/" + std::string(name);
-    struct stat st;
-    if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) out.push_back(uri.starts_with("file://") ? "file://" + path : path);
+    bool is_dir = entry->d_type == DT_DIR;
+    if (entry->d_type == DT_UNKNOWN || entry->d_type == DT_LNK) {  // the file system did not say, or a link
+      struct stat st;
+      is_dir = ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+    }
+    if (is_dir) out.push_back(uri.starts_with("file://") ? "file://" + path : path);
   }
   ::closedir(d);
   std::sort(out.begin(), out.end());
