@@ -10,85 +10,16 @@
 #include "epoxy/cli/read_command.h"
 #include "epoxy/cli/read_session.h"
 #include "epoxy/format/batch_conform.h"
+#include "epoxy/exec/dataset_writer.h"
+#include "epoxy/format/output_file.h"
 #include "epoxy/format/parquet/page_codec.h"
-#include "epoxy/format/parquet/parquet_writer.h"
-#include "epoxy/format/record_writer.h"
 
 namespace epoxy::cli {
-namespace {
-
-enum class OutputFormat { kParquet, kCsv, kJson };
-
-/// One output file being written in any of the formats.
-class OutputFile {
- public:
-  static Result<std::unique_ptr<OutputFile>> Open(OutputFormat format, const std::string& path,
-                                                  const SchemaPtr& schema, const ConvertArgs& args) {
-    auto out = std::unique_ptr<OutputFile>(new OutputFile());
-    out->schema_ = schema;
-    EPOXY_ASSIGN_OR_RETURN(auto fs, FileSystemFor(path));
-    EPOXY_ASSIGN_OR_RETURN(std::unique_ptr<FileWriter> sink, fs->OpenForWrite(path));
-    if (format == OutputFormat::kParquet) {
-      parquet::ParquetWriteOptions options;
-      EPOXY_ASSIGN_OR_RETURN(options.codec, parquet::ParseCodecName(args.compression));
-      options.row_group_bytes = args.row_group_bytes;
-      EPOXY_ASSIGN_OR_RETURN(out->parquet_, parquet::ParquetWriter::Open(std::move(sink), schema, options));
-      return out;
-    }
-    out->sink_ = std::move(sink);
-    FileWriter* raw = out->sink_.get();
-    out->text_ = RecordWriter::Make(format == OutputFormat::kCsv ? TextFormat::kCsv : TextFormat::kJsonLines,
-                                    [raw](std::string_view s) { return raw->Append(s); });
-    return out;
-  }
-
-  const SchemaPtr& schema() const { return schema_; }
-
-  Status Write(const Batch& batch) {
-    rows_ += batch.num_rows();
-    if (parquet_) return parquet_->Write(batch);
-    return text_->Write(batch);
-  }
-
-  Status Close() {
-    if (parquet_) return parquet_->Close();
-    EPOXY_RETURN_NOT_OK(text_->Finish());
-    return sink_->Close();
-  }
-
-  int64_t rows() const { return rows_; }
-
- private:
-  SchemaPtr schema_;
-  std::unique_ptr<parquet::ParquetWriter> parquet_;
-  std::unique_ptr<FileWriter> sink_;
-  std::unique_ptr<RecordWriter> text_;
-  int64_t rows_ = 0;
-};
-
-/// A unique id for this write, in every output file name (several runs can share a folder).
-std::string WriteId() {
-  std::random_device rd;
-  uint64_t r = (static_cast<uint64_t>(rd()) << 32) ^ rd() ^
-               static_cast<uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count()) ^
-               static_cast<uint64_t>(::getpid());
-  return fmt::format("{:016x}", r);
-}
-
-}  // namespace
 
 Result<int> RunConvert(const ConvertArgs& args) {
-  OutputFormat format = OutputFormat::kParquet;
-  std::string to = args.to.empty() ? "parquet" : args.to;
-  if (to == "parquet") {
-    format = OutputFormat::kParquet;
-  } else if (to == "csv") {
-    format = OutputFormat::kCsv;
-  } else if (to == "json" || to == "jsonl") {
-    format = OutputFormat::kJson;
-  } else {
-    return Status::InvalidInput("--to must be parquet, csv or json, got '{}'", args.to);
-  }
+  auto parsed_format = ParseOutputFormat(args.to.empty() ? "parquet" : args.to);
+  if (!parsed_format.ok()) return Status::InvalidInput("--to must be parquet, csv or json, got '{}'", args.to);
+  const OutputFormat format = *parsed_format;
   EPOXY_RETURN_NOT_OK(parquet::ParseCodecName(args.compression).status());
   if (args.row_group_bytes < 1024) return Status::InvalidInput("--row-group-bytes must be at least 1024");
   if (args.output.empty()) return Status::InvalidInput("no OUTPUT given");
@@ -97,10 +28,10 @@ Result<int> RunConvert(const ConvertArgs& args) {
   if (!to_folder && std::filesystem::exists(args.output, ec)) {
     // Replacing a file is atomic (the new one is renamed over it), so this is allowed.
   }
-  const char* extension = format == OutputFormat::kParquet ? "parquet" : format == OutputFormat::kCsv ? "csv" : "json";
+  const char* extension = OutputExtension(format);
   std::string folder = args.output;
   if (to_folder && folder.back() != '/') folder += '/';
-  std::string write_id = WriteId();
+  std::string write_id = exec::NewWriteId();
 
   ReadSession session;
   EPOXY_RETURN_NOT_OK(session.Open(args.read));
@@ -110,7 +41,10 @@ Result<int> RunConvert(const ConvertArgs& args) {
   auto open_next = [&](const SchemaPtr& schema) -> Status {
     std::string path = to_folder ? fmt::format("{}part-{:05}-{}.{}", folder, files_written, write_id, extension)
                                  : args.output;
-    EPOXY_ASSIGN_OR_RETURN(out, OutputFile::Open(format, path, schema, args));
+    OutputFileOptions options;
+    options.compression = args.compression;
+    options.row_group_bytes = args.row_group_bytes;
+    EPOXY_ASSIGN_OR_RETURN(out, OutputFile::Open(format, path, schema, options));
     ++files_written;
     return Status::OK();
   };

@@ -146,6 +146,13 @@ int main(int argc, char** argv) {
   sql->add_flag("--profile", sql_args.profile, "print the run's metrics (files, row groups, rows, time, memory) to stderr");
   sql->add_flag("--json", sql_args.json, "with --profile: the metrics as one JSON object");
   sql->add_flag("--explain", sql_args.explain, "print the plan instead of running it");
+  sql->add_option("--write", sql_args.write_path, "write the result to this folder (staged, then committed) instead of printing it");
+  sql->add_option("--to", sql_args.to, "--write: parquet (default), csv or json");
+  sql->add_option("--partition-by", sql_args.partition_by, "--write: columns that become key=value folders")->delimiter(',');
+  sql->add_option("--mode", sql_args.mode, "--write: error (default; fails if the folder has files), append, overwrite or ignore");
+  sql->add_option("--target-file-size", sql_args.target_file_size, "--write: start a new file past this size (default 128M; K, M, G suffixes)");
+  sql->add_option("--max-records-per-file", sql_args.max_records_per_file, "--write: at most this many rows a file");
+  sql->add_option("--compression", sql_args.compression, "--write: Parquet codec (default snappy)");
   sql->add_option("--database", sql_args.database, "the database of unqualified table names (default: default)");
   sql->add_option("--catalog", sql_args.catalog, "sqlite:///path/catalog.db (default: $EPOXY_HOME/catalog.db)");
   AddRuntimeOptions(sql, &runtime);

@@ -5,11 +5,48 @@
 #include <cstdio>
 
 #include "epoxy/cli/read_session.h"
+#include "epoxy/exec/dataset_writer.h"
 #include "epoxy/exec/executor.h"
+#include "epoxy/memory/memory_pool.h"
 #include "epoxy/format/record_writer.h"
 #include "epoxy/sql/sql_planner.h"
 
 namespace epoxy::cli {
+namespace {
+
+/// Runs `plan` into a dataset at --write: staged, then committed (or aborted on failure).
+Result<exec::RunMetrics> WriteResult(const SqlArgs& args, const plan::PlanPtr& plan, const exec::ExecOptions& options) {
+  exec::DatasetWriteOptions write;
+  write.path = args.write_path;
+  EPOXY_ASSIGN_OR_RETURN(write.format, ParseOutputFormat(args.to));
+  write.file.compression = args.compression;
+  write.partition_keys = args.partition_by;
+  EPOXY_ASSIGN_OR_RETURN(write.mode, exec::ParseSaveMode(args.mode));
+  EPOXY_ASSIGN_OR_RETURN(write.target_file_bytes, ParseByteSize(args.target_file_size));
+  write.max_records_per_file = args.max_records_per_file;
+  EPOXY_ASSIGN_OR_RETURN(auto writer, exec::DatasetWriter::Open(write, plan->schema));
+  auto metrics = exec::Execute(plan, [&](const BatchPtr& batch) { return writer->Write(batch); }, options);
+  if (!metrics.ok()) {
+    (void)writer->Abort();
+    return metrics.status();
+  }
+  auto result = writer->Commit();
+  if (!result.ok()) {
+    (void)writer->Abort();
+    return result.status();
+  }
+  metrics->output_files = static_cast<int64_t>(result->files.size());
+  metrics->output_bytes = result->bytes;
+  if (result->skipped) {
+    std::fprintf(stderr, "epoxy: %s exists; nothing written (--mode ignore)\n", args.write_path.c_str());
+  } else {
+    std::fprintf(stderr, "epoxy: wrote %lld rows into %zu file(s) at %s\n", static_cast<long long>(result->rows),
+                 result->files.size(), args.write_path.c_str());
+  }
+  return metrics;
+}
+
+}  // namespace
 
 Result<int> RunSql(const SqlArgs& args) {
   TextFormat format;
@@ -34,13 +71,18 @@ Result<int> RunSql(const SqlArgs& args) {
     EPOXY_RETURN_NOT_OK(WriteStdout(exec::Optimize(plan)->Explain()));
     return 0;
   }
-  auto writer = RecordWriter::Make(format, WriteStdout, args.max_rows);
   exec::ExecOptions options;
   options.catalog = store.get();
-  EPOXY_ASSIGN_OR_RETURN(exec::RunMetrics metrics,
-                         exec::Execute(plan, [&](const BatchPtr& batch) { return writer->Write(*batch); }, options));
-  EPOXY_RETURN_NOT_OK(writer->Finish());
-  std::fflush(stdout);
+  exec::RunMetrics metrics;
+  if (!args.write_path.empty()) {
+    EPOXY_ASSIGN_OR_RETURN(metrics, WriteResult(args, plan, options));
+  } else {
+    auto writer = RecordWriter::Make(format, WriteStdout, args.max_rows);
+    EPOXY_ASSIGN_OR_RETURN(metrics,
+                           exec::Execute(plan, [&](const BatchPtr& batch) { return writer->Write(*batch); }, options));
+    EPOXY_RETURN_NOT_OK(writer->Finish());
+    std::fflush(stdout);
+  }
   if (args.profile) {
     std::string text = args.json ? metrics.ToJson() + "\n" : metrics.ToText();
     std::fputs(text.c_str(), stderr);

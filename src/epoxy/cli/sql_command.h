@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "epoxy/common/result.h"
 
@@ -17,6 +18,14 @@ struct SqlArgs {
   bool explain = false;          // print the optimized plan instead of running it
   std::string catalog;
   std::string database = "default";
+  // --write: the result goes to a folder instead of stdout.
+  std::string write_path;
+  std::string to = "parquet";                 // parquet | csv | json
+  std::vector<std::string> partition_by;      // partitionKeys
+  std::string mode = "error";                 // error | append | overwrite | ignore
+  std::string target_file_size = "128M";
+  int64_t max_records_per_file = 0;
+  std::string compression = "snappy";
 };
 
 Result<int> RunSql(const SqlArgs& args);

@@ -49,4 +49,17 @@ BatchPtr Batch::Slice(int64_t offset, int64_t length) const {
   return Make(schema_, std::move(columns), length);
 }
 
+int64_t Array::buffer_bytes() const {
+  int64_t total = 0;
+  for (const auto& b : buffers_) total += b ? b->size() : 0;
+  for (const auto& c : children_) total += c->buffer_bytes();
+  return total;
+}
+
+int64_t Batch::buffer_bytes() const {
+  int64_t total = 0;
+  for (const auto& c : columns_) total += c->buffer_bytes();
+  return total;
+}
+
 }  // namespace epoxy

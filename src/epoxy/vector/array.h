@@ -77,6 +77,9 @@ class Array {
   /// A zero-copy view of rows [offset, offset + length).
   ArrayPtr Slice(int64_t offset, int64_t length) const;
 
+  /// Bytes held by this array's buffers and its children's (whole buffers, even when sliced).
+  int64_t buffer_bytes() const;
+
  private:
   TypePtr type_;
   int64_t length_;
@@ -105,6 +108,7 @@ class Batch {
   const std::vector<ArrayPtr>& columns() const { return columns_; }
 
   BatchPtr Slice(int64_t offset, int64_t length) const;
+  int64_t buffer_bytes() const;
 
  private:
   SchemaPtr schema_;
