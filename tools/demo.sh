@@ -58,3 +58,20 @@ mkdir -p "$data/json/dt=2026-08-19"
 cp "$data"/json/dt=2026-08-18/* "$data/json/dt=2026-08-19/"
 "$epoxy" crawl "$data/json" --database demo --name clickstream_json --recrawl new-folders
 "$epoxy" crawler history clickstream_json
+
+step "Query the crawled tables with SQL: the filter on dt prunes partitions before any file is listed" \
+  "epoxy sql \"SELECT count(*) AS clicks, sum(amount) AS revenue FROM demo.json WHERE dt = '2026-08-18'\" --profile"
+"$epoxy" sql "SELECT count(*) AS clicks, round(sum(amount), 2) AS revenue FROM demo.json WHERE dt = '2026-08-18'" --profile
+
+step "Expressions in Spark SQL's dialect: functions, CASE, casts" \
+  "epoxy sql \"SELECT event_id, upper(country) ... FROM demo.csv WHERE amount > 200 LIMIT 5\""
+"$epoxy" sql "SELECT event_id, upper(country) AS country, CASE WHEN amount > 400 THEN 'big' ELSE 'medium' END AS size,
+  CAST(amount AS INT) AS whole, date_format(CAST(ts AS TIMESTAMP), 'yyyy-MM-dd HH:mm') AS at, dt
+  FROM demo.csv WHERE amount > 200 LIMIT 5"
+
+step "Write the CSV table as Parquet partitioned by dt (staged, then committed), and read it back" \
+  "epoxy sql \"SELECT * FROM demo.csv\" --write $data/lake/clicks --partition-by dt"
+"$epoxy" sql "SELECT * FROM demo.csv" --write "$data/lake/clicks" --partition-by dt
+find "$data/lake/clicks" -type f | sort
+"$epoxy" sql "SELECT 'dt = 2026-08-17' AS rows_of, count(*) AS n FROM parquet.\`$data/lake/clicks\` WHERE dt = '2026-08-17'
+  UNION ALL SELECT 'every day', count(*) FROM parquet.\`$data/lake/clicks\`"

@@ -299,6 +299,12 @@ std::string SparkDoubleText(double value, bool is_float) {
 
 bool CanCast(const DataType& from, const DataType& to) {
   if (from.Equals(to) || from.id() == TypeId::kNull) return true;
+  if (from.id() == TypeId::kChoice) {  // a DynamicFrame choice: each member must convert
+    for (const auto& member : from.members()) {
+      if (!CanCast(*member, to)) return false;
+    }
+    return true;
+  }
   TypeId f = from.id(), t = to.id();
   auto scalar = [](TypeId id) { return id != TypeId::kArray && id != TypeId::kMap && id != TypeId::kStruct && id != TypeId::kChoice; };
   if (!scalar(f) || !scalar(t)) return false;
@@ -316,6 +322,19 @@ Result<ArrayPtr> CastArray(const ArrayPtr& input, const TypePtr& to, MemoryPool*
     return Status::InvalidInput("cannot cast {} to {}", input->type()->ToString(), to->ToString());
   }
   const TypeId from = input->type_id();
+  if (from == TypeId::kChoice) {
+    // Each member converted on its own, then each row takes its member's value.
+    std::vector<ArrayPtr> members;
+    for (const auto& child : input->children()) {
+      EPOXY_ASSIGN_OR_RETURN(ArrayPtr cast, CastArray(child, to, pool));
+      members.push_back(std::move(cast));
+    }
+    EPOXY_ASSIGN_OR_RETURN(auto builder, MakeBuilder(to, pool));
+    for (int64_t i = 0; i < input->length(); ++i) {
+      EPOXY_RETURN_NOT_OK(AppendFrom(builder.get(), *members[static_cast<size_t>(input->choice_index(i))], i));
+    }
+    return builder->Finish();
+  }
   // Same physical representation: only the type changes (int <-> date is not castable, so this
   // is never a reinterpretation of meaning).
   if (IsPlainNumber(from) && IsPlainNumber(to->id())) {

@@ -100,6 +100,9 @@ TEST(EvaluatorTest, SparkCasts) {
   EXPECT_EQ(Eval("CAST('2026-02-30' AS DATE)"), "null|null|null");
   EXPECT_EQ(Eval("CAST(ts AS DATE)"), "\"2026-08-17\"|\"2026-12-31\"|null");
   EXPECT_EQ(Eval("CAST('1.005' AS DECIMAL(5,2))"), "\"1.01\"|\"1.01\"|\"1.01\"");
+  // A DynamicFrame choice column converts member by member.
+  EXPECT_EQ(Eval("CAST(v AS STRING)", "{\"v\": 1}\n{\"v\": \"x\"}\n{\"v\": null}\n"), "\"1\"|\"x\"|null");
+  EXPECT_EQ(Eval("CAST(v AS DOUBLE)", "{\"v\": 1}\n{\"v\": \"2.5\"}\n{\"v\": \"x\"}\n"), "1|2.5|null");
   EXPECT_EQ(Eval("CAST(a AS nonsense)"), "error: unknown type 'nonsense' in 'CAST(a AS nonsense)'");
 }
 
