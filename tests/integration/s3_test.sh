@@ -70,6 +70,15 @@ check "parquet projection over ranged reads" "$("$epoxy" cat "$work/plain/json" 
 "$epoxy" convert s3://lake/raw/json/ "$work/local.parquet" 2> /dev/null
 check "s3 to a local parquet file" "1200" "$("$epoxy" cat "$work/local.parquet" | wc -l | tr -d ' ')"
 
+# SQL over a bucket: partitions pruned by listing folders, a partitioned write committed with a
+# manifest, read back.
+export EPOXY_HOME=$work/home
+out=$("$epoxy" sql "SELECT count(*) AS n FROM csv.\`s3://lake/raw/csv\` WHERE dt = '2026-08-17'" --output jsonl --profile 2> "$work/profile")
+check "sql on s3 prunes partitions" '{"n":400} 1 1' "$out $(grep -c 'partitions pruned: 2' "$work/profile") $(grep -c 'files read: 1' "$work/profile")"
+"$epoxy" sql "SELECT * FROM json.\`s3://lake/plain/json\`" --write s3://lake/sqlout --partition-by dt 2> "$work/err"
+check "sql write to s3" "0 600" "$? $("$epoxy" sql "SELECT count(*) AS n FROM parquet.\`s3://lake/sqlout\`" --output csv | tail -1)"
+check "s3 write has its manifest, no staging" "1 0" "$(s3py count lake sqlout/_epoxy_manifests/) $(s3py count lake sqlout/_temporary/)"
+
 # Retries: two 503 SlowDown answers and a dropped connection are absorbed.
 rules "GET /lake/raw/csv/dt=2026-08-17 503 2" "HEAD /lake/raw/csv/dt=2026-08-18 drop 1"
 check "retries recover" "1200" "$("$epoxy" cat s3://lake/raw/csv/ 2> "$work/err" | wc -l | tr -d ' ')"
