@@ -38,6 +38,8 @@ FileInfo InfoFromStat(const std::string& path, const struct stat& st) {
 
 /// Readable zero bytes promised after every mapped file (see RandomAccessFile::padding).
 constexpr int64_t kMappedPadding = 64;
+/// Files below this size are read into memory rather than mapped.
+constexpr int64_t kSmallFileBytes = 256 << 10;
 
 /// An mmap of a whole file followed by at least one zero page, unmapped when the last buffer
 /// viewing it goes away.
@@ -87,6 +89,47 @@ class LocalRandomAccessFile final : public RandomAccessFile {
   std::shared_ptr<Mapping> mapping_;
   int64_t size_;
 };
+
+/// A small file read whole into memory: mapping and unmapping thousands of small files costs
+/// more (page-table updates on every core) than copying them.
+class LocalBufferedFile final : public RandomAccessFile {
+ public:
+  LocalBufferedFile(std::string path, BufferPtr bytes, int64_t size)
+      : path_(std::move(path)), bytes_(std::move(bytes)), size_(size) {}
+
+  const std::string& path() const override { return path_; }
+  int64_t size() const override { return size_; }
+  int64_t padding() const override { return kMappedPadding; }
+
+  Result<BufferPtr> ReadAt(int64_t offset, int64_t length) const override {
+    if (offset < 0 || length < 0) {
+      return Status::InvalidInput("read of '{}' at offset {} length {}", path_, offset, length);
+    }
+    if (offset >= size_) return Buffer::Wrap(nullptr, 0, nullptr);
+    length = std::min(length, size_ - offset);
+    return Buffer::Slice(bytes_, offset, length);
+  }
+
+ private:
+  std::string path_;
+  BufferPtr bytes_;  // the file followed by kMappedPadding zero bytes
+  int64_t size_;
+};
+
+/// Reads all `size` bytes of `fd`, followed by zeroed padding.
+Result<BufferPtr> ReadWhole(int fd, int64_t size, const std::string& path) {
+  BufferBuilder bytes;
+  EPOXY_RETURN_NOT_OK(bytes.Resize(size + kMappedPadding));
+  int64_t done = 0;
+  while (done < size) {
+    ssize_t n = ::pread(fd, bytes.mutable_data() + done, static_cast<size_t>(size - done), done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return ErrnoStatus("cannot read", path, errno);
+    if (n == 0) return Status::IOError("'{}' ended after {} of {} bytes while being read", path, done, size);
+    done += n;
+  }
+  return bytes.Finish();
+}
 
 class LocalFileWriter final : public FileWriter {
  public:
@@ -225,6 +268,12 @@ Result<std::unique_ptr<RandomAccessFile>> LocalFileSystem::OpenForRead(const std
   if (S_ISDIR(st.st_mode)) {
     ::close(fd);
     return Status::InvalidInput("'{}' is a folder, not a file", path);
+  }
+  if (st.st_size > 0 && st.st_size < kSmallFileBytes) {
+    auto bytes = ReadWhole(fd, st.st_size, path);
+    ::close(fd);
+    if (!bytes.ok()) return bytes.status();
+    return std::unique_ptr<RandomAccessFile>(new LocalBufferedFile(path, std::move(*bytes), st.st_size));
   }
   auto mapping = std::make_shared<Mapping>();
   if (st.st_size > 0) {
