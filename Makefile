@@ -46,6 +46,7 @@ bench: bootstrap
 	  -DEPOXY_BUILD_BENCHMARKS=ON
 	cmake --build build/bench -j $(JOBS)
 	build/bench/src/epoxy/format/epoxy_format_benchmark
+	build/bench/src/epoxy/expr/epoxy_expr_benchmark
 
 clean:
 	rm -rf build

@@ -52,13 +52,22 @@ Status AppendString(ArrayBuilder* b, std::string_view s) { return static_cast<St
 Status AppendInt32(ArrayBuilder* b, int64_t v) { return static_cast<Int32Builder*>(b)->Append(static_cast<int32_t>(v)); }
 Status AppendInt64(ArrayBuilder* b, int64_t v) { return static_cast<Int64Builder*>(b)->Append(v); }
 
-/// Applies `f(text) -> std::string` to a string column; null stays null.
+/// Applies `f(text, &out)` to a string column, one reused output string; null stays null.
 template <typename F>
 Result<ArrayPtr> MapStrings(const Datum& a, int64_t n, MemoryPool* pool, F&& f) {
-  return MapRows(DataType::String(), n, pool, [&](int64_t i, ArrayBuilder* b) -> Status {
-    if (a.IsNull(i)) return b->AppendNull();
-    return AppendString(b, f(Text(a, i)));
-  });
+  StringBuilder builder(DataType::String(), pool);
+  EPOXY_RETURN_NOT_OK(builder.Reserve(n));
+  std::string out;
+  for (int64_t i = 0; i < n; ++i) {
+    if (a.IsNull(i)) {
+      EPOXY_RETURN_NOT_OK(builder.AppendNull());
+      continue;
+    }
+    out.clear();
+    f(Text(a, i), &out);
+    EPOXY_RETURN_NOT_OK(builder.Append(out));
+  }
+  return builder.Finish();
 }
 
 std::string Hex(const unsigned char* bytes, unsigned n) {
@@ -256,29 +265,34 @@ Result<Datum> CallFunction(const Expr& e, const std::vector<Datum>& args, int64_
   // Strings.
   if (op == "lower" || op == "upper") {
     bool upper = op == "upper";
-    return ok(MapStrings(args[0], n, pool, [&](std::string_view s) {
-      std::string out(s);
-      for (auto& c : out) c = static_cast<char>(upper ? std::toupper(static_cast<unsigned char>(c)) : std::tolower(static_cast<unsigned char>(c)));
-      return out;
+    return ok(MapStrings(args[0], n, pool, [&](std::string_view s, std::string* out) {
+      out->resize(s.size());
+      for (size_t k = 0; k < s.size(); ++k) {
+        unsigned char c = static_cast<unsigned char>(s[k]);
+        (*out)[k] = static_cast<char>(upper ? (c >= 'a' && c <= 'z' ? c - 32 : c) : (c >= 'A' && c <= 'Z' ? c + 32 : c));
+      }
     }));
   }
   if (op == "initcap") {
-    return ok(MapStrings(args[0], n, pool, [](std::string_view s) {
-      std::string out(s);
+    return ok(MapStrings(args[0], n, pool, [](std::string_view s, std::string* out) {
+      out->assign(s);
       bool start = true;
-      for (auto& c : out) {
+      for (auto& c : *out) {
         c = static_cast<char>(start ? std::toupper(static_cast<unsigned char>(c)) : std::tolower(static_cast<unsigned char>(c)));
         start = c == ' ';
       }
-      return out;
     }));
   }
-  if (op == "reverse") return ok(MapStrings(args[0], n, pool, [](std::string_view s) { return std::string(s.rbegin(), s.rend()); }));
+  if (op == "reverse") {
+    return ok(MapStrings(args[0], n, pool, [](std::string_view s, std::string* out) { out->assign(s.rbegin(), s.rend()); }));
+  }
   if (op == "trim" || op == "ltrim" || op == "rtrim") {
     bool left = op != "rtrim", right = op != "ltrim";
-    return ok(MapStrings(args[0], n, pool, [&](std::string_view s) { return std::string(TrimSpaces(s, left, right)); }));
+    return ok(MapStrings(args[0], n, pool, [&](std::string_view s, std::string* out) { out->assign(TrimSpaces(s, left, right)); }));
   }
-  if (op == "md5") return ok(MapStrings(args[0], n, pool, [](std::string_view s) { return Digest(EVP_md5(), s); }));
+  if (op == "md5") {
+    return ok(MapStrings(args[0], n, pool, [](std::string_view s, std::string* out) { *out = Digest(EVP_md5(), s); }));
+  }
   if (op == "sha2") {
     return ok(MapRows(DataType::String(), n, pool, [&](int64_t i, ArrayBuilder* b) -> Status {
       if (AnyNull(args, i)) return b->AppendNull();
