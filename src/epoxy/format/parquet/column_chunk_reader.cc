@@ -236,9 +236,21 @@ class ChunkDecoder {
     return count;
   }
 
+  /// Levels decode to two bytes a value, whatever the page's size (one RLE run can claim 2^31
+  /// values), so a page may not claim more values than its bytes could plausibly hold: writers
+  /// cap pages at tens of thousands of values; this bound is far above that.
+  Status CheckPlausibleValues(int64_t n, int64_t page_bytes) const {
+    if (n > std::max<int64_t>(int64_t{1} << 20, page_bytes * 512)) {
+      return Status::InvalidData("a page of column '{}' claims {} values in {} bytes, more than a page can hold",
+                                 e_.name, n, page_bytes);
+    }
+    return Status::OK();
+  }
+
   Status DataPageV1(const PageHeader& header, const BufferPtr& body) {
     const DataPageHeader& h = *header.data_page;
     if (h.num_values < 0) return Status::InvalidData("data page claims {} values", h.num_values);
+    EPOXY_RETURN_NOT_OK(CheckPlausibleValues(h.num_values, body->size()));
     const uint8_t* data = body->data();
     size_t size = static_cast<size_t>(body->size());
     size_t pos = 0;
@@ -264,6 +276,7 @@ class ChunkDecoder {
     if (levels > raw.size() || static_cast<int64_t>(levels) > header.uncompressed_page_size) {
       return Status::InvalidData("data page v2 levels exceed the page");
     }
+    EPOXY_RETURN_NOT_OK(CheckPlausibleValues(h.num_values, static_cast<int64_t>(raw.size())));
     const uint8_t* data = reinterpret_cast<const uint8_t*>(raw.data());
     int64_t n = h.num_values;
     int64_t first = out_->num_entries;
