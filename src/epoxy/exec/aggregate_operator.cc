@@ -177,6 +177,7 @@ class AggregateOperator final : public Operator {
     }
     return Batch::Make(node_->schema, std::move(columns), 1);
   }
+  void Report(RunMetrics* m) const override { input_->Report(m); }
 
  private:
   plan::PlanPtr node_;

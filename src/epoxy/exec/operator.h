@@ -2,9 +2,11 @@
 // Operators: each pulls batches from its input and hands out whole batches (never single rows).
 #pragma once
 
+#include <functional>
 #include <memory>
 
 #include "epoxy/catalog/catalog_store.h"
+#include "epoxy/common/thread_pool.h"
 #include "epoxy/exec/run_metrics.h"
 #include "epoxy/plan/logical_plan.h"
 #include "epoxy/vector/array.h"
@@ -27,10 +29,31 @@ class Operator {
   virtual void Report(RunMetrics* metrics) const { (void)metrics; }
 };
 
+/// An operator whose batches come in two steps: NextRaw() in order on the calling thread (reading),
+/// then Complete() on any thread (fitting, filtering), so pipelines can complete batches in parallel.
+class BatchSource : public Operator {
+ public:
+  virtual Result<BatchPtr> NextRaw() = 0;
+  /// Thread-safe.
+  virtual Result<BatchPtr> Complete(BatchPtr raw) const = 0;
+  Result<BatchPtr> Next() override {
+    EPOXY_ASSIGN_OR_RETURN(BatchPtr raw, NextRaw());
+    if (raw == nullptr) return raw;
+    return Complete(std::move(raw));
+  }
+};
+
+/// A step applied to each batch on its own (filter, project): stateless, so thread-safe.
+using BatchTransform = std::function<Result<BatchPtr>(BatchPtr)>;
+
 /// The operator tree for `plan`.
 Result<std::unique_ptr<Operator>> MakeOperator(const plan::PlanPtr& plan, ExecContext* context);
 
-Result<std::unique_ptr<Operator>> MakeScan(const plan::PlanPtr& scan, ExecContext* context);
+Result<std::unique_ptr<BatchSource>> MakeScan(const plan::PlanPtr& scan, ExecContext* context);
+/// Batches of `source` through `steps` (in order) on the thread pool, several at a time; they
+/// come out in input order. `pool` is the default pool when null.
+std::unique_ptr<Operator> MakeParallelPipeline(std::unique_ptr<BatchSource> source, std::vector<BatchTransform> steps,
+                                               ThreadPool* pool);
 Result<std::unique_ptr<Operator>> MakeAggregate(const plan::PlanPtr& node, std::unique_ptr<Operator> input,
                                                 ExecContext* context);
 

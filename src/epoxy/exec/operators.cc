@@ -2,54 +2,134 @@
 // Filter, project, union and limit, and building the operator tree.
 #include "epoxy/exec/operator.h"
 
+#include <atomic>
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+
 #include "epoxy/expr/evaluator.h"
 #include "epoxy/vector/take.h"
 
 namespace epoxy::exec {
 namespace {
 
-class FilterOperator final : public Operator {
- public:
-  FilterOperator(expr::ExprPtr predicate, std::unique_ptr<Operator> input, ExecContext* context)
-      : predicate_(std::move(predicate)), input_(std::move(input)), context_(context) {}
-
-  Result<BatchPtr> Next() override {
-    EPOXY_ASSIGN_OR_RETURN(BatchPtr batch, input_->Next());
-    if (batch == nullptr) return batch;
-    EPOXY_ASSIGN_OR_RETURN(expr::Datum keep, expr::Evaluate(*predicate_, *batch, context_->memory));
-    EPOXY_ASSIGN_OR_RETURN(std::vector<int32_t> rows, expr::SelectTrue(keep, batch->num_rows()));
-    rows_out_ += static_cast<int64_t>(rows.size());
-    return TakeBatch(batch, rows, context_->memory);
-  }
-  void Report(RunMetrics* m) const override { m->operator_rows.push_back({"filter rows out", rows_out_}); }
-
- private:
-  expr::ExprPtr predicate_;
-  std::unique_ptr<Operator> input_;
-  ExecContext* context_;
-  int64_t rows_out_ = 0;
+/// Counts the rows a step lets through, for the run's metrics.
+struct StepCounter {
+  std::string name;
+  std::shared_ptr<std::atomic<int64_t>> rows = std::make_shared<std::atomic<int64_t>>(0);
 };
 
-class ProjectOperator final : public Operator {
+BatchTransform FilterStep(expr::ExprPtr predicate, ExecContext* context, StepCounter counter) {
+  return [predicate = std::move(predicate), context, counter](BatchPtr batch) -> Result<BatchPtr> {
+    EPOXY_ASSIGN_OR_RETURN(expr::Datum keep, expr::Evaluate(*predicate, *batch, context->memory));
+    EPOXY_ASSIGN_OR_RETURN(std::vector<int32_t> rows, expr::SelectTrue(keep, batch->num_rows()));
+    *counter.rows += static_cast<int64_t>(rows.size());
+    return TakeBatch(batch, rows, context->memory);
+  };
+}
+
+BatchTransform ProjectStep(plan::PlanPtr node, ExecContext* context) {
+  return [node = std::move(node), context](BatchPtr batch) -> Result<BatchPtr> {
+    std::vector<ArrayPtr> columns;
+    for (const auto& e : node->exprs) {
+      EPOXY_ASSIGN_OR_RETURN(ArrayPtr column, expr::EvaluateToArray(*e, *batch, context->memory));
+      columns.push_back(std::move(column));
+    }
+    return Batch::Make(node->schema, std::move(columns), batch->num_rows());
+  };
+}
+
+/// One step over another operator's batches, one at a time.
+class TransformOperator final : public Operator {
  public:
-  ProjectOperator(const plan::PlanPtr& node, std::unique_ptr<Operator> input, ExecContext* context)
-      : node_(node), input_(std::move(input)), context_(context) {}
+  TransformOperator(std::unique_ptr<Operator> input, BatchTransform step, std::vector<StepCounter> counters)
+      : input_(std::move(input)), step_(std::move(step)), counters_(std::move(counters)) {}
 
   Result<BatchPtr> Next() override {
     EPOXY_ASSIGN_OR_RETURN(BatchPtr batch, input_->Next());
     if (batch == nullptr) return batch;
-    std::vector<ArrayPtr> columns;
-    for (const auto& e : node_->exprs) {
-      EPOXY_ASSIGN_OR_RETURN(ArrayPtr column, expr::EvaluateToArray(*e, *batch, context_->memory));
-      columns.push_back(std::move(column));
-    }
-    return Batch::Make(node_->schema, std::move(columns), batch->num_rows());
+    return step_(std::move(batch));
+  }
+  void Report(RunMetrics* m) const override {
+    input_->Report(m);
+    for (const auto& c : counters_) m->operator_rows.push_back({c.name, c.rows->load()});
   }
 
  private:
-  plan::PlanPtr node_;
   std::unique_ptr<Operator> input_;
-  ExecContext* context_;
+  BatchTransform step_;
+  std::vector<StepCounter> counters_;
+};
+
+/// Reads batches in order and runs each through the steps as a pool task, keeping a window of
+/// them in flight (about two per thread); results come out in input order.
+class ParallelPipeline final : public Operator {
+ public:
+  ParallelPipeline(std::unique_ptr<BatchSource> source, std::vector<BatchTransform> steps, ThreadPool* pool,
+                   std::vector<StepCounter> counters)
+      : source_(std::move(source)), steps_(std::move(steps)), pool_(pool ? pool : &ThreadPool::Default()),
+        window_(static_cast<size_t>(2 * pool_->num_threads() + 1)), counters_(std::move(counters)) {}
+
+  ~ParallelPipeline() override {
+    for (auto& slot : slots_) Wait(*slot);
+  }
+
+  Result<BatchPtr> Next() override {
+    EPOXY_RETURN_NOT_OK(Fill());
+    if (slots_.empty()) return BatchPtr();
+    std::shared_ptr<Slot> slot = slots_.front();
+    slots_.pop_front();
+    Wait(*slot);
+    std::lock_guard lock(slot->mu);
+    return std::move(slot->result);
+  }
+
+  void Report(RunMetrics* m) const override {
+    source_->Report(m);
+    for (const auto& c : counters_) m->operator_rows.push_back({c.name, c.rows->load()});
+  }
+
+ private:
+  struct Slot {
+    std::mutex mu;
+    std::condition_variable cv;
+    bool done = false;
+    Result<BatchPtr> result = BatchPtr();
+  };
+
+  void Wait(Slot& slot) { HelpUntil(*pool_, slot.mu, slot.cv, [&] { return slot.done; }); }
+
+  Status Fill() {
+    while (!input_done_ && slots_.size() < window_) {
+      EPOXY_ASSIGN_OR_RETURN(BatchPtr raw, source_->NextRaw());
+      if (raw == nullptr) {
+        input_done_ = true;
+        break;
+      }
+      auto slot = std::make_shared<Slot>();
+      slots_.push_back(slot);
+      pool_->Submit([this, slot, raw = std::move(raw)]() mutable {
+        Result<BatchPtr> out = source_->Complete(std::move(raw));
+        for (const auto& step : steps_) {
+          if (!out.ok()) break;
+          out = step(std::move(*out));
+        }
+        std::lock_guard lock(slot->mu);
+        slot->result = std::move(out);
+        slot->done = true;
+        slot->cv.notify_all();
+      });
+    }
+    return Status::OK();
+  }
+
+  std::unique_ptr<BatchSource> source_;
+  std::vector<BatchTransform> steps_;
+  ThreadPool* pool_;
+  size_t window_;
+  std::vector<StepCounter> counters_;
+  std::deque<std::shared_ptr<Slot>> slots_;
+  bool input_done_ = false;
 };
 
 class UnionOperator final : public Operator {
@@ -88,52 +168,63 @@ class LimitOperator final : public Operator {
     remaining_ -= batch->num_rows();
     return batch;
   }
+  void Report(RunMetrics* m) const override { input_->Report(m); }
 
  private:
   int64_t remaining_;
   std::unique_ptr<Operator> input_;
 };
 
-/// Reports the whole subtree's counters: wraps an operator so Report reaches its inputs.
-class Reporting final : public Operator {
- public:
-  Reporting(std::unique_ptr<Operator> self, std::vector<const Operator*> inputs)
-      : self_(std::move(self)), inputs_(std::move(inputs)) {}
-  Result<BatchPtr> Next() override { return self_->Next(); }
-  void Report(RunMetrics* m) const override {
-    for (const auto* in : inputs_) in->Report(m);
-    self_->Report(m);
-  }
-
- private:
-  std::unique_ptr<Operator> self_;
-  std::vector<const Operator*> inputs_;
-};
-
 }  // namespace
+
+std::unique_ptr<Operator> MakeParallelPipeline(std::unique_ptr<BatchSource> source, std::vector<BatchTransform> steps,
+                                               ThreadPool* pool) {
+  return std::make_unique<ParallelPipeline>(std::move(source), std::move(steps), pool, std::vector<StepCounter>());
+}
 
 Result<std::unique_ptr<Operator>> MakeOperator(const plan::PlanPtr& plan, ExecContext* context) {
   using plan::PlanKind;
-  if (plan->kind == PlanKind::kScan) return MakeScan(plan, context);
+  // Filters and projections straight over a scan run as one parallel pipeline.
+  std::vector<plan::PlanPtr> chain;
+  plan::PlanPtr node = plan;
+  while (node->kind == PlanKind::kFilter || node->kind == PlanKind::kProject) {
+    chain.push_back(node);
+    node = node->inputs[0];
+  }
+  if (node->kind == PlanKind::kScan) {
+    EPOXY_ASSIGN_OR_RETURN(std::unique_ptr<BatchSource> scan, MakeScan(node, context));
+    std::vector<BatchTransform> steps;
+    std::vector<StepCounter> counters;
+    for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+      if ((*it)->kind == PlanKind::kFilter) {
+        counters.push_back({"filter rows out"});
+        steps.push_back(FilterStep((*it)->predicate, context, counters.back()));
+      } else {
+        steps.push_back(ProjectStep(*it, context));
+      }
+    }
+    return std::unique_ptr<Operator>(new ParallelPipeline(std::move(scan), std::move(steps), nullptr, std::move(counters)));
+  }
   std::vector<std::unique_ptr<Operator>> inputs;
   for (const auto& in : plan->inputs) {
     EPOXY_ASSIGN_OR_RETURN(auto op, MakeOperator(in, context));
     inputs.push_back(std::move(op));
   }
-  if (plan->kind == PlanKind::kUnion) return std::unique_ptr<Operator>(new UnionOperator(plan->schema, std::move(inputs)));
-  const Operator* input = inputs[0].get();
-  std::unique_ptr<Operator> self;
   switch (plan->kind) {
-    case PlanKind::kFilter: self.reset(new FilterOperator(plan->predicate, std::move(inputs[0]), context)); break;
-    case PlanKind::kProject: self.reset(new ProjectOperator(plan, std::move(inputs[0]), context)); break;
-    case PlanKind::kLimit: self.reset(new LimitOperator(plan->limit, std::move(inputs[0]))); break;
+    case PlanKind::kUnion: return std::unique_ptr<Operator>(new UnionOperator(plan->schema, std::move(inputs)));
+    case PlanKind::kFilter: {
+      StepCounter counter{"filter rows out"};
+      return std::unique_ptr<Operator>(
+          new TransformOperator(std::move(inputs[0]), FilterStep(plan->predicate, context, counter), {counter}));
+    }
+    case PlanKind::kProject:
+      return std::unique_ptr<Operator>(new TransformOperator(std::move(inputs[0]), ProjectStep(plan, context), {}));
+    case PlanKind::kLimit: return std::unique_ptr<Operator>(new LimitOperator(plan->limit, std::move(inputs[0])));
     case PlanKind::kAggregate: {
-      EPOXY_ASSIGN_OR_RETURN(self, MakeAggregate(plan, std::move(inputs[0]), context));
-      break;
+      return MakeAggregate(plan, std::move(inputs[0]), context);
     }
     default: return Status::Internal("no operator for a plan node");
   }
-  return std::unique_ptr<Operator>(new Reporting(std::move(self), {input}));
 }
 
 }  // namespace epoxy::exec

@@ -43,7 +43,7 @@ Result<std::vector<plan::PartitionDir>> CatalogPartitions(catalog::CatalogStore&
   return out;
 }
 
-class ScanOperator final : public Operator {
+class ScanOperator final : public BatchSource {
  public:
   ScanOperator(plan::PlanPtr node, ExecContext* context) : node_(std::move(node)), context_(context) {}
 
@@ -86,7 +86,7 @@ class ScanOperator final : public Operator {
     return Status::OK();
   }
 
-  Result<BatchPtr> Next() override {
+  Result<BatchPtr> NextRaw() override {
     while (true) {
       if (reader_ == nullptr) {
         if (next_partition_ >= partitions_.size()) return BatchPtr();
@@ -102,15 +102,19 @@ class ScanOperator final : public Operator {
         continue;
       }
       rows_read_ += raw->num_rows();
-      EPOXY_ASSIGN_OR_RETURN(BatchPtr batch, Fit(raw));
-      if (node_->row_filter) {
-        EPOXY_ASSIGN_OR_RETURN(expr::Datum keep, expr::Evaluate(*node_->row_filter, *batch, context_->memory));
-        EPOXY_ASSIGN_OR_RETURN(std::vector<int32_t> rows, expr::SelectTrue(keep, batch->num_rows()));
-        EPOXY_ASSIGN_OR_RETURN(batch, TakeBatch(batch, rows, context_->memory));
-      }
-      rows_out_ += batch->num_rows();
-      return batch;
+      return WithPartitionValues(raw);
     }
+  }
+
+  Result<BatchPtr> Complete(BatchPtr raw) const override {
+    EPOXY_ASSIGN_OR_RETURN(BatchPtr batch, Fit(raw));
+    if (node_->row_filter) {
+      EPOXY_ASSIGN_OR_RETURN(expr::Datum keep, expr::Evaluate(*node_->row_filter, *batch, context_->memory));
+      EPOXY_ASSIGN_OR_RETURN(std::vector<int32_t> rows, expr::SelectTrue(keep, batch->num_rows()));
+      EPOXY_ASSIGN_OR_RETURN(batch, TakeBatch(batch, rows, context_->memory));
+    }
+    rows_out_ += batch->num_rows();
+    return batch;
   }
 
   void Report(RunMetrics* m) const override {
@@ -123,7 +127,7 @@ class ScanOperator final : public Operator {
     m->row_groups_read += counters_.row_groups_read;
     m->row_groups_pruned += counters_.row_groups_pruned;
     m->rows_read += rows_read_;
-    m->operator_rows.push_back({"scan rows out", rows_out_});
+    m->operator_rows.push_back({"scan rows out", rows_out_.load()});
   }
 
  private:
@@ -181,9 +185,25 @@ class ScanOperator final : public Operator {
     return Status::OK();
   }
 
-  /// A reader's batch with the scan's columns: data columns by name (cast where a file's type
+  /// A reader's batch with the current partition's values appended as columns (they travel
+  /// with the batch, which may complete after the scan moved to the next partition).
+  Result<BatchPtr> WithPartitionValues(const BatchPtr& raw) {
+    if (partition_values_ == nullptr) return raw;
+    std::vector<Field> fields = raw->schema()->fields();
+    std::vector<ArrayPtr> columns = raw->columns();
+    const int64_t n = raw->num_rows();
+    for (int k = num_data_; k < node_->schema->num_fields(); ++k) {
+      std::vector<int32_t> same(static_cast<size_t>(n), static_cast<int32_t>(current_partition_));
+      EPOXY_ASSIGN_OR_RETURN(ArrayPtr value, Take(*partition_values_->column(k), same, context_->memory));
+      columns.push_back(std::move(value));
+      fields.push_back({"\x01partition " + node_->schema->field(k).name, node_->schema->field(k).type});
+    }
+    return Batch::Make(Schema::Make(std::move(fields)), std::move(columns), n);
+  }
+
+  /// A raw batch with the scan's columns: data columns by name (cast where a file's type
   /// differs from the table's, nulls where a file lacks one), then the partition values.
-  Result<BatchPtr> Fit(const BatchPtr& raw) {
+  Result<BatchPtr> Fit(const BatchPtr& raw) const {
     const Schema& target = *node_->schema;
     const int64_t n = raw->num_rows();
     std::vector<ArrayPtr> columns;
@@ -208,13 +228,9 @@ class ScanOperator final : public Operator {
       }
       columns.push_back(std::move(column));
     }
-    if (partition_values_ != nullptr) {
-      for (int k = num_data_; k < target.num_fields(); ++k) {
-        std::vector<int32_t> same(static_cast<size_t>(n), static_cast<int32_t>(current_partition_));
-        EPOXY_ASSIGN_OR_RETURN(ArrayPtr value, Take(*partition_values_->column(k), same, context_->memory));
-        columns.push_back(std::move(value));
-      }
-    }
+    // The partition values NextRaw appended: the raw batch's last columns.
+    const int num_keys = target.num_fields() - num_data_;
+    for (int k = 0; k < num_keys; ++k) columns.push_back(raw->column(raw->num_columns() - num_keys + k));
     return Batch::Make(node_->schema, std::move(columns), n);
   }
 
@@ -231,15 +247,16 @@ class ScanOperator final : public Operator {
   PredicatePtr statistics_;
   std::unique_ptr<RecordReader> reader_;
   int64_t listed_partitions_ = 0, pruned_partitions_ = 0, files_listed_ = 0, bytes_listed_ = 0;
-  int64_t rows_read_ = 0, rows_out_ = 0;
+  int64_t rows_read_ = 0;
+  mutable std::atomic<int64_t> rows_out_{0};
 };
 
 }  // namespace
 
-Result<std::unique_ptr<Operator>> MakeScan(const plan::PlanPtr& scan, ExecContext* context) {
+Result<std::unique_ptr<BatchSource>> MakeScan(const plan::PlanPtr& scan, ExecContext* context) {
   auto op = std::make_unique<ScanOperator>(scan, context);
   EPOXY_RETURN_NOT_OK(op->Open());
-  return std::unique_ptr<Operator>(std::move(op));
+  return std::unique_ptr<BatchSource>(std::move(op));
 }
 
 }  // namespace epoxy::exec
