@@ -30,7 +30,8 @@ Result<std::vector<plan::PartitionDir>> CatalogPartitions(catalog::CatalogStore&
   std::vector<plan::PartitionDir> out;
   std::string token;
   do {
-    EPOXY_ASSIGN_OR_RETURN(catalog::Page page, store.GetPartitions(db, table, "", token, 1000));
+    EPOXY_ASSIGN_OR_RETURN(catalog::Page page,
+                           store.GetPartitions(db, table, source.catalog_partition_predicate, token, 1000));
     for (const auto& p : page.items) {
       plan::PartitionDir dir;
       dir.path = p.value("StorageDescriptor", catalog::Json::object()).value("Location", "");
@@ -66,6 +67,10 @@ class ScanOperator final : public BatchSource {
       partitions_ = std::move(partitions);
     } else {
       partitions_.push_back({source.root, {}});
+    }
+    for (const auto& pattern : source.exclusions) {
+      EPOXY_ASSIGN_OR_RETURN(Glob g, Glob::Compile(pattern));
+      exclusions_.push_back(std::move(g));
     }
     // Reader settings shared by every partition.
     read_.errors = &errors_;
@@ -163,10 +168,39 @@ class ScanOperator final : public BatchSource {
     return Status::OK();
   }
 
+  /// The files of one partition folder (or of the whole source): recursively unless `recurse`
+  /// is off, without the excluded ones.
+  Result<std::vector<FileInfo>> ListPartition(const std::string& path) {
+    const plan::ScanSource& source = node_->source;
+    if (source.recurse && exclusions_.empty()) return ExpandPaths({path});
+    std::vector<FileInfo> files;
+    if (HasGlobChars(path)) {
+      EPOXY_ASSIGN_OR_RETURN(files, ExpandPaths({path}));
+    } else {
+      EPOXY_ASSIGN_OR_RETURN(auto fs, FileSystemFor(path));
+      auto info = fs->GetFileInfo(path);
+      auto listed = fs->ListFiles(path, source.recurse);
+      if (!listed.ok()) {
+        if (!info.ok()) return listed.status();
+        files.push_back(*info);  // a file, not a folder
+      } else {
+        files = std::move(*listed);
+      }
+    }
+    std::vector<FileInfo> kept;
+    for (auto& f : files) {
+      std::string relative = f.path.size() > source.root.size() + 1 && f.path.rfind(source.root, 0) == 0
+                                 ? f.path.substr(source.root.size() + 1) : f.path;
+      bool excluded = std::any_of(exclusions_.begin(), exclusions_.end(), [&](const Glob& g) { return g.Matches(relative); });
+      if (!excluded) kept.push_back(std::move(f));
+    }
+    return kept;
+  }
+
   Status OpenPartition(const plan::PartitionDir& partition) {
     current_partition_ = next_partition_ - 1;
     std::vector<FileInfo> files;
-    auto listed = ExpandPaths({partition.path});
+    auto listed = ListPartition(partition.path);
     if (!listed.ok()) {
       // A catalog partition whose folder is gone reads as empty, as Glue and Spark do.
       if (listed.status().code() == StatusCode::kNotFound && node_->source.from_catalog) return Status::OK();
@@ -245,6 +279,7 @@ class ScanOperator final : public BatchSource {
   ReadCounters counters_;
   ReadOptions read_;
   PredicatePtr statistics_;
+  std::vector<Glob> exclusions_;
   std::unique_ptr<RecordReader> reader_;
   int64_t listed_partitions_ = 0, pruned_partitions_ = 0, files_listed_ = 0, bytes_listed_ = 0;
   int64_t rows_read_ = 0;

@@ -32,6 +32,8 @@ const char* KindName(PlanKind kind) {
   return "?";
 }
 
+ExprPtr AndAll(const std::vector<ExprPtr>& parts);
+
 std::string ExprList(const std::vector<ExprPtr>& exprs, const Schema& schema) {
   std::vector<std::string> parts;
   for (size_t i = 0; i < exprs.size(); ++i) {
@@ -171,6 +173,33 @@ Result<PlanPtr> Limit(PlanPtr input, int64_t limit) {
   auto node = NodeOf(PlanKind::kLimit, {input});
   node->schema = input->schema;
   node->limit = limit;
+  return PlanPtr(node);
+}
+
+Result<PlanPtr> PushDownPredicate(const PlanPtr& scan, const ExprPtr& predicate) {
+  if (scan->kind != PlanKind::kScan) return Status::InvalidInput("push_down_predicate applies to a source, not to a {}", KindName(scan->kind));
+  const auto& keys = scan->source.partition_keys;
+  std::vector<std::string> key_names;
+  for (const auto& k : keys) key_names.push_back(k.name);
+  if (keys.empty()) {
+    return Status::InvalidInput("push_down_predicate '{}' needs a partitioned source; {} has no partition columns",
+                                predicate->ToString(), scan->source.catalog_table.empty() ? scan->source.root : scan->source.catalog_table);
+  }
+  EPOXY_ASSIGN_OR_RETURN(ExprPtr bound, expr::Bind(predicate, *scan->schema));
+  std::vector<int> used;
+  expr::ReferencedColumns(*bound, &used);
+  const int num_data = scan->source.data_schema->num_fields();
+  for (int c : used) {
+    if (c < num_data) {
+      return Status::InvalidInput("push_down_predicate may only use partition columns ({}); '{}' is not one",
+                                  fmt::join(key_names, ", "), scan->schema->field(c).name);
+    }
+  }
+  auto node = std::make_shared<PlanNode>(*scan);
+  std::vector<ExprPtr> parts;
+  if (node->partition_filter) parts.push_back(node->partition_filter);
+  parts.push_back(bound);
+  node->partition_filter = AndAll(parts);
   return PlanPtr(node);
 }
 

@@ -33,6 +33,13 @@ struct ScanSource {
   std::string catalog_table;   // "db.table" when it came from the catalog, for explain
   std::string catalog_uri;     // the catalog to list partitions from ("" for folders)
   bool from_catalog = false;
+  /// Glue's connection options for file sources: `exclusions` (globs relative to the root; matching
+  /// files are not read), `recurse` (read files in subfolders below each partition).
+  std::vector<std::string> exclusions;
+  bool recurse = true;
+  /// Glue's catalogPartitionPredicate: a catalog expression the catalog store filters partitions
+  /// with, before epoxy sees them.
+  std::string catalog_partition_predicate;
   /// A folder's partitions as found while resolving it, so the scan need not walk them again.
   std::vector<PartitionDir> discovered;
 };
@@ -75,6 +82,10 @@ Result<PlanPtr> Project(PlanPtr input, const std::vector<expr::ExprPtr>& exprs, 
                         const std::vector<std::string>& qualifiers = {});
 Result<PlanPtr> UnionAll(std::vector<PlanPtr> inputs);
 Result<PlanPtr> Limit(PlanPtr input, int64_t limit);
+
+/// Glue's push_down_predicate on a scan: a predicate over partition columns only, which prunes
+/// partitions before their files are listed. Refers to another column: an error naming it.
+Result<PlanPtr> PushDownPredicate(const PlanPtr& scan, const expr::ExprPtr& predicate);
 
 /// Moves filters into scans: conjuncts over partition keys prune partitions before their files
 /// are listed, the others run in the scan (and prune Parquet row groups by statistics).
