@@ -41,8 +41,8 @@ compare "filter and projection with functions" \
   "SELECT id, upper(name) AS u, amount * 2 AS twice, coalesce(qty, -1) AS q, CASE WHEN device = 'ios' THEN 1 ELSE 0 END AS ios
    FROM $dpq WHERE dt BETWEEN '2026-08-05' AND '2026-08-06' AND amount > 100 AND name LIKE 'user1%' AND id < 3000 ORDER BY dt, id"
 compare "null handling and IN" \
-  "SELECT count(qty) AS with_qty, count(*) AS all_rows, sum(qty) AS total FROM parquet.\`$pq\` WHERE qty IN (1, 2, 3) OR qty IS NULL" \
-  "SELECT count(qty) AS with_qty, count(*) AS all_rows, sum(qty) AS total FROM $dpq WHERE qty IN (1, 2, 3) OR qty IS NULL"
+  "SELECT count(qty) AS with_qty, count(*) AS all_rows, sum(qty) AS total, min(qty) AS lo, max(qty) AS hi FROM parquet.\`$pq\` WHERE qty IN (1, 2, 3) OR qty IS NULL" \
+  "SELECT count(qty) AS with_qty, count(*) AS all_rows, sum(qty) AS total, min(qty) AS lo, max(qty) AS hi FROM $dpq WHERE qty IN (1, 2, 3) OR qty IS NULL"
 compare "dates and casts" \
   "SELECT id, year(ts) AS y, month(ts) AS m, hour(ts) AS h, CAST(amount AS INT) AS a FROM parquet.\`$pq\` WHERE dt = '2026-08-02' AND id < 400" \
   "SELECT id, year(ts) AS y, month(ts) AS m, hour(ts) AS h, CAST(trunc(amount) AS INT) AS a FROM $dpq WHERE dt = '2026-08-02' AND id < 400 ORDER BY id"

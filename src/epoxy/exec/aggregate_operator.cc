@@ -57,6 +57,19 @@ struct AggregateState {
     }
     if (op == "sum" || op == "avg" || op == "mean") {
       TypeId id = a.type_id();
+      if (!value->constant && a.null_count() == 0 && (id == TypeId::kBigInt || id == TypeId::kDouble)) {
+        count += rows;  // no nulls: one tight loop
+        if (id == TypeId::kBigInt) {
+          const int64_t* v = a.values<int64_t>();
+          uint64_t total = static_cast<uint64_t>(int_sum);
+          for (int64_t i = 0; i < rows; ++i) total += static_cast<uint64_t>(v[i]);
+          int_sum = static_cast<int64_t>(total);
+        } else {
+          const double* v = a.values<double>();
+          for (int64_t i = 0; i < rows; ++i) double_sum += v[i];
+        }
+        return Status::OK();
+      }
       for (int64_t i = 0; i < rows; ++i) {
         if (value->IsNull(i)) continue;
         int64_t r = value->Row(i);
@@ -66,6 +79,32 @@ struct AggregateState {
         else if (id == TypeId::kDecimal) decimal_sum += a.values<__int128>()[r];
       }
       return Status::OK();
+    }
+    if ((op == "min" || op == "max") && !value->constant) {
+      // Numbers: the batch's extreme in one typed loop, then one comparison with the best so far.
+      bool handled = false;
+      expr::VisitComparable(a.type_id(), [&]<typename T>() {
+        if constexpr (!std::is_same_v<T, __int128>) {
+          const T* v = a.values<T>();
+          bool any = false;
+          T extreme{};
+          const bool nulls = a.null_count() > 0;
+          for (int64_t i = 0; i < rows; ++i) {
+            if (nulls && a.IsNull(i)) continue;
+            if (!any || (op == "min" ? v[i] < extreme : extreme < v[i])) extreme = v[i];
+            any = true;
+          }
+          handled = true;
+          if (!any) return;
+          Scalar candidate = std::is_floating_point_v<T> ? Scalar{a.type(), static_cast<double>(extreme)}
+                                                         : Scalar{a.type(), static_cast<int64_t>(extreme)};
+          if (!has_best || (op == "min" ? Less(candidate, best) : Less(best, candidate))) {
+            best = std::move(candidate);
+            has_best = true;
+          }
+        }
+      });
+      if (handled) return Status::OK();
     }
     // min, max, first, last
     for (int64_t i = 0; i < rows; ++i) {
