@@ -65,10 +65,13 @@ Status MapWithTail(int fd, size_t size, const std::string& path, Mapping* mappin
   return Status::OK();
 }
 
+/// A local file as one buffer: a mapping of it, or (for small files) a copy in memory, since
+/// mapping and unmapping thousands of small files costs more (page-table updates on every core)
+/// than copying them. Either way kMappedPadding readable bytes follow the end.
 class LocalRandomAccessFile final : public RandomAccessFile {
  public:
-  LocalRandomAccessFile(std::string path, std::shared_ptr<Mapping> mapping, int64_t size)
-      : path_(std::move(path)), mapping_(std::move(mapping)), size_(size) {}
+  LocalRandomAccessFile(std::string path, BufferPtr whole, int64_t size)
+      : path_(std::move(path)), whole_(std::move(whole)), size_(size) {}
 
   const std::string& path() const override { return path_; }
   int64_t size() const override { return size_; }
@@ -80,39 +83,12 @@ class LocalRandomAccessFile final : public RandomAccessFile {
     }
     if (offset >= size_) return Buffer::Wrap(nullptr, 0, nullptr);
     length = std::min(length, size_ - offset);
-    const uint8_t* base = static_cast<const uint8_t*>(mapping_->addr);
-    return Buffer::Wrap(base + offset, length, mapping_);
+    return Buffer::Slice(whole_, offset, length);
   }
 
  private:
   std::string path_;
-  std::shared_ptr<Mapping> mapping_;
-  int64_t size_;
-};
-
-/// A small file read whole into memory: mapping and unmapping thousands of small files costs
-/// more (page-table updates on every core) than copying them.
-class LocalBufferedFile final : public RandomAccessFile {
- public:
-  LocalBufferedFile(std::string path, BufferPtr bytes, int64_t size)
-      : path_(std::move(path)), bytes_(std::move(bytes)), size_(size) {}
-
-  const std::string& path() const override { return path_; }
-  int64_t size() const override { return size_; }
-  int64_t padding() const override { return kMappedPadding; }
-
-  Result<BufferPtr> ReadAt(int64_t offset, int64_t length) const override {
-    if (offset < 0 || length < 0) {
-      return Status::InvalidInput("read of '{}' at offset {} length {}", path_, offset, length);
-    }
-    if (offset >= size_) return Buffer::Wrap(nullptr, 0, nullptr);
-    length = std::min(length, size_ - offset);
-    return Buffer::Slice(bytes_, offset, length);
-  }
-
- private:
-  std::string path_;
-  BufferPtr bytes_;  // the file followed by kMappedPadding zero bytes
+  BufferPtr whole_;
   int64_t size_;
 };
 
@@ -273,7 +249,7 @@ Result<std::unique_ptr<RandomAccessFile>> LocalFileSystem::OpenForRead(const std
     auto bytes = ReadWhole(fd, st.st_size, path);
     ::close(fd);
     if (!bytes.ok()) return bytes.status();
-    return std::unique_ptr<RandomAccessFile>(new LocalBufferedFile(path, std::move(*bytes), st.st_size));
+    return std::unique_ptr<RandomAccessFile>(new LocalRandomAccessFile(path, std::move(*bytes), st.st_size));
   }
   auto mapping = std::make_shared<Mapping>();
   if (st.st_size > 0) {
@@ -284,8 +260,9 @@ Result<std::unique_ptr<RandomAccessFile>> LocalFileSystem::OpenForRead(const std
     }
   }
   ::close(fd);
-  return std::unique_ptr<RandomAccessFile>(
-      new LocalRandomAccessFile(path, std::move(mapping), st.st_size));
+  BufferPtr whole = st.st_size > 0 ? Buffer::Wrap(static_cast<const uint8_t*>(mapping->addr), st.st_size, mapping)
+                                   : Buffer::Wrap(nullptr, 0, nullptr);
+  return std::unique_ptr<RandomAccessFile>(new LocalRandomAccessFile(path, std::move(whole), st.st_size));
 }
 
 Result<std::unique_ptr<FileWriter>> LocalFileSystem::OpenForWrite(const std::string& uri) {
