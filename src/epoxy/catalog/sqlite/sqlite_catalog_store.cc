@@ -460,13 +460,7 @@ class SqliteCatalogStore final : public CatalogStore {
 
   Result<std::vector<Json>> GetCrawlers() override {
     std::lock_guard lock(mu_);
-    Stmt list(db_, "SELECT doc FROM crawlers ORDER BY name");
-    EPOXY_RETURN_NOT_OK(list.ok());
-    std::vector<Json> out;
-    int rc;
-    while ((rc = list.Step()) == SQLITE_ROW) out.push_back(Json::parse(list.Text(0)));
-    if (rc != SQLITE_DONE) return Error("listing crawlers");
-    return out;
+    return AllDocs("SELECT doc FROM crawlers ORDER BY name", "listing crawlers");
   }
 
   Status DeleteCrawler(const std::string& name) override {
@@ -528,13 +522,7 @@ class SqliteCatalogStore final : public CatalogStore {
 
   Result<std::vector<Json>> GetClassifiers() override {
     std::lock_guard lock(mu_);
-    Stmt list(db_, "SELECT doc FROM classifiers ORDER BY name");
-    EPOXY_RETURN_NOT_OK(list.ok());
-    std::vector<Json> out;
-    int rc;
-    while ((rc = list.Step()) == SQLITE_ROW) out.push_back(Json::parse(list.Text(0)));
-    if (rc != SQLITE_DONE) return Error("listing classifiers");
-    return out;
+    return AllDocs("SELECT doc FROM classifiers ORDER BY name", "listing classifiers");
   }
 
   Status DeleteClassifier(const std::string& name) override {
@@ -680,23 +668,33 @@ class SqliteCatalogStore final : public CatalogStore {
   }
 
   Result<Json> GetClassifierLocked(const std::string& name) {
-    Stmt get(db_, "SELECT doc FROM classifiers WHERE name = ?");
+    return NamedDoc("SELECT doc FROM classifiers WHERE name = ?", "classifier", name);
+  }
+
+  /// Every row's doc of a `SELECT doc ...` without parameters.
+  Result<std::vector<Json>> AllDocs(const char* sql, const std::string& what) {
+    Stmt list(db_, sql);
+    EPOXY_RETURN_NOT_OK(list.ok());
+    std::vector<Json> out;
+    int rc;
+    while ((rc = list.Step()) == SQLITE_ROW) out.push_back(Json::parse(list.Text(0)));
+    if (rc != SQLITE_DONE) return Error(what);
+    return out;
+  }
+
+  /// The doc of the one row `sql` finds by name; kNotFound names the `kind`.
+  Result<Json> NamedDoc(const char* sql, const char* kind, const std::string& name) {
+    Stmt get(db_, sql);
     EPOXY_RETURN_NOT_OK(get.ok());
     get.Bind(1, name);
     int rc = get.Step();
     if (rc == SQLITE_ROW) return Json::parse(get.Text(0));
-    if (rc == SQLITE_DONE) return Status::NotFound("classifier {} not found", name);
-    return Error("reading classifier " + name);
+    if (rc == SQLITE_DONE) return Status::NotFound("{} {} not found", kind, name);
+    return Error(fmt::format("reading {} {}", kind, name));
   }
 
   Result<Json> GetCrawlerLocked(const std::string& name) {
-    Stmt get(db_, "SELECT doc FROM crawlers WHERE name = ?");
-    EPOXY_RETURN_NOT_OK(get.ok());
-    get.Bind(1, name);
-    int rc = get.Step();
-    if (rc == SQLITE_ROW) return Json::parse(get.Text(0));
-    if (rc == SQLITE_DONE) return Status::NotFound("crawler {} not found", name);
-    return Error("reading crawler " + name);
+    return NamedDoc("SELECT doc FROM crawlers WHERE name = ?", "crawler", name);
   }
 
   Result<Json> GetTableLocked(const std::string& db, const std::string& name) {
