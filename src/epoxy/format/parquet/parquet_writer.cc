@@ -486,7 +486,19 @@ class ChunkEncoder {
     if (leaf_.node->rep_level > 0) levels(leaf_.rep, leaf_.node->rep_level);
     if (leaf_.node->def_level > 0) levels(leaf_.def, leaf_.node->def_level);
     StatsAccumulator page_stats(leaf_.physical, bytes_order_);
-    for (int64_t k = first_value; k < last_value; ++k) page_stats.Add(Value(k));
+    if (use_dictionary_) {
+      // Each distinct value of the page once: its dictionary entries, marked with the page's stamp.
+      if (seen_.size() != dictionary_.size()) seen_.assign(dictionary_.size(), 0);
+      ++stamp_;
+      for (int64_t k = first_value; k < last_value; ++k) {
+        uint32_t index = indices_[static_cast<size_t>(k)];
+        if (seen_[index] == stamp_) continue;
+        seen_[index] = stamp_;
+        page_stats.Add(dictionary_[index]);
+      }
+    } else {
+      for (int64_t k = first_value; k < last_value; ++k) page_stats.Add(Value(k));
+    }
     if (use_dictionary_) {
       int width = BitWidth(dictionary_.empty() ? 0 : dictionary_.size() - 1);
       body.push_back(static_cast<char>(width));
@@ -541,6 +553,8 @@ class ChunkEncoder {
   bool use_dictionary_ = false;
   std::vector<std::string_view> dictionary_;
   std::vector<uint32_t> indices_;
+  std::vector<uint32_t> seen_;  // per dictionary entry: the stamp of the last page that used it
+  uint32_t stamp_ = 0;
   int64_t uncompressed_total_ = 0;
   int32_t last_page_size_ = 0;
 };
