@@ -196,6 +196,10 @@ class Binder {
       if (IsAggregateFunction(e.op)) inner.allow_aggregates = false;
       Binder binder(schema_, inner);
       for (const auto& a : e.args) {
+        if (a->kind == ExprKind::kCall && a->op == "interval") {
+          args.push_back(a);  // an operand of + or -, handled there; anywhere else an error below
+          continue;
+        }
         EPOXY_ASSIGN_OR_RETURN(ExprPtr b, binder.Bind(a));
         args.push_back(b);
       }
@@ -231,10 +235,41 @@ class Binder {
     auto string_arg = [&](size_t i) {
       if (out->args[i]->type->id() != TypeId::kString) out->args[i] = CastTo(out->args[i], DataType::String());
     };
+    bool raw_interval = std::any_of(args.begin(), args.end(), [](const ExprPtr& a) { return a->type == nullptr; });
+    if (raw_interval && op != "+" && op != "-") {
+      return Status::InvalidInput("an INTERVAL can only be added to or subtracted from a date or timestamp ('{}')", e.ToString());
+    }
+    if (op == "interval") {
+      return Status::InvalidInput("an INTERVAL can only be added to or subtracted from a date or timestamp ('{}')", e.ToString());
+    }
     // Arithmetic.
     if (op == "+" || op == "-" || op == "*" || op == "%" || op == "/" || op == "div") {
       EPOXY_RETURN_NOT_OK(need(2, 2));
       TypePtr a = args[0]->type, b = args[1]->type;
+      // Date and timestamp arithmetic with an INTERVAL: add_interval(x, months, micros).
+      bool interval_right = e.args[1]->kind == ExprKind::kCall && e.args[1]->op == "interval";
+      if ((op == "+" || op == "-") && (interval_right || (op == "+" && e.args[0]->kind == ExprKind::kCall && e.args[0]->op == "interval"))) {
+        ExprPtr value = interval_right ? out->args[0] : out->args[1];
+        const Expr& interval = interval_right ? *e.args[1] : *e.args[0];
+        int64_t sign = op == "-" ? -1 : 1;
+        int64_t months = std::get<int64_t>(interval.args[0]->literal.value) * sign;
+        int64_t micros = std::get<int64_t>(interval.args[1]->literal.value) * sign;
+        TypeId id = value->type->id();
+        if (id == TypeId::kString) value = CastTo(value, DataType::Timestamp());
+        if (id != TypeId::kDate && id != TypeId::kTimestamp && id != TypeId::kString) {
+          return TypeError(e, fmt::format("an INTERVAL is added to a date or timestamp, not to {}", value->type->ToString()));
+        }
+        // A date stays a date when the interval has whole days only, as in Spark.
+        TypePtr type = id == TypeId::kDate && micros % 86400000000LL == 0 ? DataType::Date() : DataType::Timestamp();
+        if (type->id() == TypeId::kTimestamp) value = CastTo(value, DataType::Timestamp());
+        out->op = "add_interval";
+        out->args = {value, Expr::Literal(Scalar::Integer(DataType::BigInt(), months)),
+                     Expr::Literal(Scalar::Integer(DataType::BigInt(), micros))};
+        return result(type);
+      }
+      if (a == nullptr || b == nullptr) {
+        return Status::InvalidInput("an INTERVAL can only be added to or subtracted from a date or timestamp ('{}')", e.ToString());
+      }
       // Date arithmetic: date +/- integer days.
       if ((op == "+" || op == "-") && a->id() == TypeId::kDate && IsIntegral(b->id())) {
         out->op = op == "+" ? "date_add" : "date_sub";

@@ -153,6 +153,13 @@ TEST(EvaluatorTest, DatesAndTimes) {
   EXPECT_EQ(Eval("from_unixtime(86400)"), "\"1970-01-02 00:00:00\"|\"1970-01-02 00:00:00\"|\"1970-01-02 00:00:00\"");
   EXPECT_EQ(Eval("date_trunc('month', ts)"), "\"2026-08-01T00:00:00\"|\"2026-12-01T00:00:00\"|null");
   EXPECT_EQ(TypeOf("current_date()"), "date");
+  EXPECT_EQ(Eval("CAST(ts AS TIMESTAMP) + INTERVAL 1 DAY 2 HOURS"), "\"2026-08-18T11:05:00\"|\"2027-01-02T01:59:59\"|null");
+  EXPECT_EQ(Eval("CAST(ts AS TIMESTAMP) - INTERVAL '30' MINUTES"), "\"2026-08-17T08:35:00\"|\"2026-12-31T23:29:59\"|null");
+  EXPECT_EQ(Eval("DATE '2026-01-31' + INTERVAL 1 MONTH"), "\"2026-02-28\"|\"2026-02-28\"|\"2026-02-28\"");
+  EXPECT_EQ(Eval("DATE '2024-02-29' - INTERVAL 1 YEAR"), "\"2023-02-28\"|\"2023-02-28\"|\"2023-02-28\"");
+  EXPECT_EQ(TypeOf("DATE '2026-01-31' + INTERVAL 1 HOUR"), "timestamp");
+  EXPECT_EQ(TypeOf("coalesce(INTERVAL 1 DAY)"), "error: an INTERVAL can only be added to or subtracted from a date or timestamp ('coalesce(INTERVAL 86400000000 MICROSECONDS)')");
+  EXPECT_EQ(TypeOf("a + INTERVAL 1 DAY"), "error: type error in '(a + INTERVAL 86400000000 MICROSECONDS)': an INTERVAL is added to a date or timestamp, not to bigint");
 }
 
 TEST(EvaluatorTest, ErrorsNameWhatIsWrong) {

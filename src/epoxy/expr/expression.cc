@@ -55,6 +55,14 @@ std::string Expr::ToString() const {
     return fmt::format("({} {} {})", args[0]->ToString(), symbol, args[1]->ToString());
   }
   if (op == "not") return fmt::format("(NOT {})", args[0]->ToString());
+  if ((op == "interval" || op == "add_interval") && args.size() >= 2) {
+    size_t at = op == "interval" ? 0 : 1;
+    int64_t months = std::get<int64_t>(args[at]->literal.value), micros = std::get<int64_t>(args[at + 1]->literal.value);
+    std::string text = "INTERVAL";
+    if (months != 0 || micros == 0) text += fmt::format(" {} MONTHS", months);
+    if (micros != 0) text += fmt::format(" {} MICROSECONDS", micros);
+    return op == "interval" ? text : fmt::format("({} + {})", args[0]->ToString(), text);
+  }
   if (op == "negate") return fmt::format("(- {})", args[0]->ToString());
   if (op == "is_null") return fmt::format("({} IS NULL)", args[0]->ToString());
   if (op == "is_not_null") return fmt::format("({} IS NOT NULL)", args[0]->ToString());

@@ -400,6 +400,29 @@ Result<Datum> CallFunction(const Expr& e, const std::vector<Datum>& args, int64_
     EPOXY_ASSIGN_OR_RETURN(ArrayPtr one, MakeArrayFromScalar(value, 1, pool));
     return Datum{one, true};
   }
+  if (op == "add_interval") {
+    // Months first (clamped to the month's last day, as Spark does), then the exact part.
+    const int64_t months = Int(args[1], 0), micros = Int(args[2], 0);
+    const bool date = e.type->id() == TypeId::kDate;
+    return ok(MapRows(e.type, n, pool, [&](int64_t i, ArrayBuilder* b) -> Status {
+      if (args[0].IsNull(i)) return b->AppendNull();
+      int64_t value = Int(args[0], i);  // days for a date, micros for a timestamp
+      int64_t days = date ? value : FloorDiv(value, kMicrosPerDay);
+      int64_t of_day = date ? 0 : value - days * kMicrosPerDay;
+      if (months != 0) {
+        int64_t year = 0;
+        unsigned month = 0, day = 0;
+        CivilFromDays(days, &year, &month, &day);
+        int64_t total = year * 12 + (month - 1) + months;
+        int64_t y = FloorDiv(total, 12);
+        unsigned m = static_cast<unsigned>(total - y * 12 + 1);
+        unsigned last = static_cast<unsigned>(DaysFromCivil(m == 12 ? y + 1 : y, m == 12 ? 1 : m + 1, 1) - DaysFromCivil(y, m, 1));
+        days = DaysFromCivil(y, m, std::min(day, last));
+      }
+      if (date) return AppendInt32(b, days + micros / kMicrosPerDay);
+      return AppendInt64(b, days * kMicrosPerDay + of_day + micros);
+    }));
+  }
   if (op == "date_add" || op == "date_sub") {
     int64_t sign = op == "date_add" ? 1 : -1;
     return ok(MapRows(DataType::Date(), n, pool, [&](int64_t i, ArrayBuilder* b) -> Status {

@@ -265,6 +265,40 @@ Result<TypePtr> TokenParser::ParseTypeName() {
   return *type;
 }
 
+Result<ExprPtr> TokenParser::ParseInterval() {
+  // INTERVAL 1 DAY, INTERVAL '3' HOURS, INTERVAL 1 YEAR 2 MONTHS: months and microseconds.
+  int64_t months = 0, micros = 0;
+  int parts = 0;
+  while (Peek().kind == Token::Kind::kNumber || Peek().kind == Token::Kind::kString ||
+         (parts == 0 && Peek().IsOperator("-") && Peek(1).kind == Token::Kind::kNumber)) {
+    bool negative = AcceptOperator("-");
+    const Token& amount = Next();
+    int64_t n = 0;
+    if (!ParseInt64(amount.text, &n)) return Status::InvalidInput("INTERVAL needs whole numbers, got '{}' in '{}'", amount.text, source_);
+    if (negative) n = -n;
+    if (Peek().kind != Token::Kind::kIdentifier) return Expected("an interval unit (YEAR, MONTH, WEEK, DAY, HOUR, MINUTE, SECOND)");
+    std::string unit = Lower(Next().text);
+    if (unit.size() > 1 && unit.back() == 's') unit.pop_back();
+    static const std::pair<const char*, int64_t> kMicros[] = {
+        {"week", 7 * 86400000000LL}, {"day", 86400000000LL}, {"hour", 3600000000LL}, {"minute", 60000000LL},
+        {"second", 1000000LL}, {"millisecond", 1000LL}, {"microsecond", 1LL}};
+    bool known = false;
+    if (unit == "year") months += n * 12, known = true;
+    if (unit == "month") months += n, known = true;
+    for (const auto& [name, scale] : kMicros) {
+      if (unit == name) {
+        micros += n * scale;
+        known = true;
+      }
+    }
+    if (!known) return Status::InvalidInput("unknown interval unit '{}' in '{}'", unit, source_);
+    ++parts;
+  }
+  if (parts == 0) return Expected("an interval amount");
+  return Expr::Call("interval", {Expr::Literal(Scalar::Integer(DataType::BigInt(), months)),
+                                 Expr::Literal(Scalar::Integer(DataType::BigInt(), micros))});
+}
+
 Result<ExprPtr> TokenParser::ParseCast() {
   EPOXY_RETURN_NOT_OK(ExpectOperator("("));
   EPOXY_ASSIGN_OR_RETURN(ExprPtr operand, ParseExpr());
@@ -366,7 +400,10 @@ Result<ExprPtr> TokenParser::ParsePrimary() {
       }
       return Expr::Literal(Scalar::Integer(DataType::Timestamp(), micros));
     }
-    if (t.IsKeyword("INTERVAL")) return Status::NotSupported("INTERVAL literals are not supported yet (in '{}')", source_);
+    if (t.IsKeyword("INTERVAL")) {
+      Next();
+      return ParseInterval();
+    }
   }
   if ((t.kind == Token::Kind::kIdentifier && !IsReserved(t)) || t.kind == Token::Kind::kQuotedIdentifier) {
     std::string first = Next().text;

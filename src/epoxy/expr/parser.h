@@ -44,6 +44,7 @@ class TokenParser {
   Result<ExprPtr> ParseNumber(const Token& t);
   Result<ExprPtr> ParseCase();
   Result<ExprPtr> ParseCast();
+  Result<ExprPtr> ParseInterval();
   Result<ExprPtr> ParseFunction(std::string name);
   Result<TypePtr> ParseTypeName();
 

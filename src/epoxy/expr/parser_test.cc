@@ -33,6 +33,8 @@ TEST(ExpressionParserTest, PrecedenceAndShapes) {
   EXPECT_EQ(Parsed("'it\\'s'"), "it's");
   EXPECT_EQ(Parsed("a || b"), "concat(a, b)");
   EXPECT_EQ(Parsed("10L + 1.5"), "(10 + 1.5)");
+  EXPECT_EQ(Parsed("INTERVAL 1 YEAR 2 DAYS"), "INTERVAL 12 MONTHS 172800000000 MICROSECONDS");
+  EXPECT_EQ(Parsed("ts - INTERVAL -3 HOURS - 1"), "((ts - INTERVAL -10800000000 MICROSECONDS) - 1)");
 }
 
 TEST(ExpressionParserTest, ErrorsNameThePosition) {
@@ -42,6 +44,8 @@ TEST(ExpressionParserTest, ErrorsNameThePosition) {
   EXPECT_EQ(Parsed("'open"), "error: unclosed string at position 1 of ''open'");
   EXPECT_EQ(Parsed("a NOT 3"), "error: syntax error: expected the end of the expression at position 3 of 'a NOT 3', found 'NOT'");
   EXPECT_EQ(Parsed("CAST(a AS nonsense)"), "error: unknown type 'nonsense' in 'CAST(a AS nonsense)'");
+  EXPECT_EQ(Parsed("INTERVAL 2 FORTNIGHTS"), "error: unknown interval unit 'fortnight' in 'INTERVAL 2 FORTNIGHTS'");
+  EXPECT_EQ(Parsed("INTERVAL DAY"), "error: syntax error: expected an interval amount at position 10 of 'INTERVAL DAY', found 'DAY'");
   EXPECT_EQ(Parsed("DATE '2026-13-01'"), "error: invalid DATE '2026-13-01' in 'DATE '2026-13-01''");
   std::string deep(5000, '(');
   EXPECT_NE(Parsed(deep).find("nested too deeply"), std::string::npos);
