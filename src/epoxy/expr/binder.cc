@@ -519,6 +519,10 @@ class Binder {
       EPOXY_RETURN_NOT_OK(cast_arg(2, DataType::String()));
       return result(DataType::String());
     }
+    if (op == "hash") {
+      EPOXY_RETURN_NOT_OK(need(1, 1000));
+      return result(DataType::Int());
+    }
     if (op == "sha2") {
       EPOXY_RETURN_NOT_OK(need(2, 2));
       EPOXY_RETURN_NOT_OK(cast_arg(0, DataType::String()));

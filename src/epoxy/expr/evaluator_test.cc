@@ -133,6 +133,13 @@ TEST(EvaluatorTest, Functions) {
             "\"17/08/2026\"|\"17/08/2026\"|\"17/08/2026\"");
   EXPECT_EQ(Eval("md5('abc')"), "\"900150983cd24fb0d6963f7d28e17f72\"|\"900150983cd24fb0d6963f7d28e17f72\"|\"900150983cd24fb0d6963f7d28e17f72\"");
   EXPECT_EQ(Eval("sha2('abc', 256)").substr(0, 20), "\"ba7816bf8f01cfea414");
+  // Spark's values: hash(1) is -559580957; its documented hash('Spark', array(123), 2) is
+  // -1321691492 with an array of int, and JSON reads [123] as an array of bigint.
+  EXPECT_EQ(Eval("hash(CAST(1 AS INT))", "{\"v\": 1}\n"), "-559580957");
+  EXPECT_EQ(Eval("hash(1L)", "{\"v\": 1}\n"), "-1712319331");
+  EXPECT_EQ(Eval("hash('Spark', v, CAST(2 AS INT))", "{\"v\": [123]}\n"), "-512353587");
+  EXPECT_EQ(Eval("hash('Spark', CAST(123 AS INT), CAST(2 AS INT))", "{\"v\": 1}\n"), "-1321691492");
+  EXPECT_EQ(Eval("hash(n)"), "42|519220707|42") << "a null leaves the seed";
 }
 
 TEST(EvaluatorTest, DatesAndTimes) {

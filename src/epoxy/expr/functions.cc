@@ -12,6 +12,7 @@
 #include "epoxy/expr/cast.h"
 #include "epoxy/expr/datetime_format.h"
 #include "epoxy/expr/evaluator.h"
+#include "epoxy/expr/spark_hash.h"
 #include "epoxy/expr/type_visit.h"
 #include "epoxy/types/value_text.h"
 #include "epoxy/vector/builder.h"
@@ -292,6 +293,14 @@ Result<Datum> CallFunction(const Expr& e, const std::vector<Datum>& args, int64_
   }
   if (op == "md5") {
     return ok(MapStrings(args[0], n, pool, [](std::string_view s, std::string* out) { *out = Digest(EVP_md5(), s); }));
+  }
+  if (op == "hash") {
+    // Spark's Murmur3Hash: each argument folded into the running seed, starting from 42.
+    return ok(MapRows(DataType::Int(), n, pool, [&](int64_t i, ArrayBuilder* b) -> Status {
+      int32_t h = 42;
+      for (const auto& a : args) h = SparkHashValue(*a.array, a.Row(i), h);
+      return AppendInt32(b, h);
+    }));
   }
   if (op == "sha2") {
     return ok(MapRows(DataType::String(), n, pool, [&](int64_t i, ArrayBuilder* b) -> Status {
