@@ -178,13 +178,37 @@ ExprPtr Substitute(const ExprPtr& e, const std::vector<AggregateState>& states) 
   return copy;
 }
 
+/// The argument of each aggregate call, evaluated over one batch: column k feeds call k (a count(*)
+/// gets an empty placeholder).
+Result<BatchPtr> EvaluateArguments(const std::vector<const Expr*>& calls, const BatchPtr& batch, MemoryPool* pool) {
+  std::vector<ArrayPtr> columns;
+  std::vector<Field> fields;
+  for (size_t k = 0; k < calls.size(); ++k) {
+    if (calls[k]->args.empty()) {
+      columns.push_back(Array::MakeNull(batch->num_rows()));
+    } else {
+      EPOXY_ASSIGN_OR_RETURN(ArrayPtr value, expr::EvaluateToArray(*calls[k]->args[0], *batch, pool));
+      columns.push_back(std::move(value));
+    }
+    fields.push_back({"arg" + std::to_string(k), columns.back()->type()});
+  }
+  return Batch::Make(Schema::Make(std::move(fields)), std::move(columns), batch->num_rows());
+}
+
+std::vector<const Expr*> AggregateCalls(const plan::PlanNode& node) {
+  std::vector<const Expr*> calls;
+  for (const auto& e : node.exprs) CollectAggregates(e, &calls);
+  return calls;
+}
+
 class AggregateOperator final : public Operator {
  public:
-  AggregateOperator(plan::PlanPtr node, std::unique_ptr<Operator> input, ExecContext* context)
-      : node_(std::move(node)), input_(std::move(input)), context_(context) {
-    std::vector<const Expr*> calls;
-    for (const auto& e : node_->exprs) CollectAggregates(e, &calls);
-    for (const Expr* c : calls) {
+  /// With `arguments_ready`, input batches already hold the calls' arguments (EvaluateArguments,
+  /// run by a parallel pipeline); otherwise they are evaluated here.
+  AggregateOperator(plan::PlanPtr node, std::unique_ptr<Operator> input, ExecContext* context, bool arguments_ready)
+      : node_(std::move(node)), input_(std::move(input)), context_(context), arguments_ready_(arguments_ready) {
+    calls_ = AggregateCalls(*node_);
+    for (const Expr* c : calls_) {
       AggregateState s;
       s.call = c;
       states_.push_back(std::move(s));
@@ -198,13 +222,16 @@ class AggregateOperator final : public Operator {
       EPOXY_ASSIGN_OR_RETURN(BatchPtr batch, input_->Next());
       if (batch == nullptr) break;
       if (batch->num_rows() == 0) continue;
-      for (auto& s : states_) {
-        if (s.call->args.empty()) {
-          EPOXY_RETURN_NOT_OK(s.Update(nullptr, batch->num_rows()));
+      if (!arguments_ready_) {
+        EPOXY_ASSIGN_OR_RETURN(batch, EvaluateArguments(calls_, batch, context_->memory));
+      }
+      for (size_t k = 0; k < states_.size(); ++k) {
+        if (states_[k].call->args.empty()) {
+          EPOXY_RETURN_NOT_OK(states_[k].Update(nullptr, batch->num_rows()));
           continue;
         }
-        EPOXY_ASSIGN_OR_RETURN(expr::Datum value, expr::Evaluate(*s.call->args[0], *batch, context_->memory));
-        EPOXY_RETURN_NOT_OK(s.Update(&value, batch->num_rows()));
+        expr::Datum value{batch->column(static_cast<int>(k)), false};
+        EPOXY_RETURN_NOT_OK(states_[k].Update(&value, batch->num_rows()));
       }
     }
     static const BatchPtr kOneRow = Batch::Make(Schema::Make({}), {}, 1);
@@ -222,15 +249,23 @@ class AggregateOperator final : public Operator {
   plan::PlanPtr node_;
   std::unique_ptr<Operator> input_;
   ExecContext* context_;
+  bool arguments_ready_;
+  std::vector<const Expr*> calls_;
   std::vector<AggregateState> states_;
   bool done_ = false;
 };
 
 }  // namespace
 
+BatchTransform AggregateArgumentsStep(const plan::PlanPtr& aggregate, ExecContext* context) {
+  return [node = aggregate, calls = AggregateCalls(*aggregate), context](BatchPtr batch) -> Result<BatchPtr> {
+    return EvaluateArguments(calls, batch, context->memory);
+  };
+}
+
 Result<std::unique_ptr<Operator>> MakeAggregate(const plan::PlanPtr& node, std::unique_ptr<Operator> input,
-                                                ExecContext* context) {
-  return std::unique_ptr<Operator>(new AggregateOperator(node, std::move(input), context));
+                                                ExecContext* context, bool arguments_ready) {
+  return std::unique_ptr<Operator>(new AggregateOperator(node, std::move(input), context, arguments_ready));
 }
 
 }  // namespace epoxy::exec

@@ -54,7 +54,10 @@ Result<std::unique_ptr<BatchSource>> MakeScan(const plan::PlanPtr& scan, ExecCon
 /// come out in input order. `pool` is the default pool when null.
 std::unique_ptr<Operator> MakeParallelPipeline(std::unique_ptr<BatchSource> source, std::vector<BatchTransform> steps,
                                                ThreadPool* pool);
+/// A global aggregate over `input`. With `arguments_ready`, `input` yields what
+/// AggregateArgumentsStep makes (the calls' arguments, evaluated by a parallel pipeline).
 Result<std::unique_ptr<Operator>> MakeAggregate(const plan::PlanPtr& node, std::unique_ptr<Operator> input,
-                                                ExecContext* context);
+                                                ExecContext* context, bool arguments_ready);
+BatchTransform AggregateArgumentsStep(const plan::PlanPtr& aggregate, ExecContext* context);
 
 }  // namespace epoxy::exec

@@ -185,8 +185,10 @@ std::unique_ptr<Operator> MakeParallelPipeline(std::unique_ptr<BatchSource> sour
 Result<std::unique_ptr<Operator>> MakeOperator(const plan::PlanPtr& plan, ExecContext* context) {
   using plan::PlanKind;
   // Filters and projections straight over a scan run as one parallel pipeline.
+  // An aggregate over such a chain evaluates its arguments in the pipeline too.
+  const bool aggregate = plan->kind == PlanKind::kAggregate;
   std::vector<plan::PlanPtr> chain;
-  plan::PlanPtr node = plan;
+  plan::PlanPtr node = aggregate ? plan->inputs[0] : plan;
   while (node->kind == PlanKind::kFilter || node->kind == PlanKind::kProject) {
     chain.push_back(node);
     node = node->inputs[0];
@@ -203,7 +205,10 @@ Result<std::unique_ptr<Operator>> MakeOperator(const plan::PlanPtr& plan, ExecCo
         steps.push_back(ProjectStep(*it, context));
       }
     }
-    return std::unique_ptr<Operator>(new ParallelPipeline(std::move(scan), std::move(steps), nullptr, std::move(counters)));
+    if (aggregate) steps.push_back(AggregateArgumentsStep(plan, context));
+    auto pipeline = std::unique_ptr<Operator>(new ParallelPipeline(std::move(scan), std::move(steps), nullptr, std::move(counters)));
+    if (aggregate) return MakeAggregate(plan, std::move(pipeline), context, true);
+    return pipeline;
   }
   std::vector<std::unique_ptr<Operator>> inputs;
   for (const auto& in : plan->inputs) {
@@ -221,7 +226,7 @@ Result<std::unique_ptr<Operator>> MakeOperator(const plan::PlanPtr& plan, ExecCo
       return std::unique_ptr<Operator>(new TransformOperator(std::move(inputs[0]), ProjectStep(plan, context), {}));
     case PlanKind::kLimit: return std::unique_ptr<Operator>(new LimitOperator(plan->limit, std::move(inputs[0])));
     case PlanKind::kAggregate: {
-      return MakeAggregate(plan, std::move(inputs[0]), context);
+      return MakeAggregate(plan, std::move(inputs[0]), context, false);
     }
     default: return Status::Internal("no operator for a plan node");
   }
