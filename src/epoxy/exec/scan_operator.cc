@@ -258,7 +258,18 @@ class ScanOperator final : public BatchSource {
           return Status::InvalidData("column {} is {} in a file of '{}', but the scan expects {}", field.name,
                                      column->type()->ToString(), node_->source.root, field.type->ToString());
         }
+        int64_t nulls_before = column->null_count();
         EPOXY_ASSIGN_OR_RETURN(column, expr::CastArray(column, field.type, context_->memory));
+        // A folder's schema is inferred from a sample of its files: a file whose values do not fit
+        // it is an error, not values silently turned to nulls. (A catalog table's types are the
+        // contract, and read as Spark reads them.)
+        if (!node_->source.from_catalog && column->null_count() > nulls_before) {
+          return Status::InvalidData(
+              "column {} holds {} values in a file of '{}' that do not fit the type {} inferred from {} sampled "
+              "file(s); crawl the folder into a table or cast the column in the query", field.name,
+              raw->column(index)->type()->ToString(), node_->source.root, field.type->ToString(),
+              node_->source.sampled_files);
+        }
       }
       columns.push_back(std::move(column));
     }

@@ -33,6 +33,7 @@ struct ScanSource {
   std::string catalog_table;   // "db.table" when it came from the catalog, for explain
   std::string catalog_uri;     // the catalog to list partitions from ("" for folders)
   bool from_catalog = false;
+  int sampled_files = 0;  // folders: how many files the data schema was inferred from
   /// Glue's connection options for file sources: `exclusions` (globs relative to the root; matching
   /// files are not read), `recurse` (read files in subfolders below each partition).
   std::vector<std::string> exclusions;

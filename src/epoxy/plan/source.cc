@@ -6,6 +6,7 @@
 
 #include "epoxy/format/parquet/parquet_reader.h"
 #include "epoxy/storage/glob.h"
+#include "epoxy/types/type_merge.h"
 #include "epoxy/types/value_text.h"
 
 namespace epoxy::plan {
@@ -129,21 +130,38 @@ Result<ScanSource> ResolveFileSource(FileFormat format, const std::string& path,
   }
   for (size_t k = 0; k < keys.size(); ++k) source.partition_keys.push_back({keys[k], InferPartitionType(partitions, k)});
   source.discovered = partitions;
-  // The data schema: the first file of the first partition (or of the whole source).
-  std::string first_dir = partitions.empty() ? source.root : partitions[0].path;
-  auto files = ExpandPaths({first_dir});
-  for (size_t p = 1; files.ok() && files->empty() && p < partitions.size(); ++p) files = ExpandPaths({partitions[p].path});
-  if (!files.ok()) return Status(files.status().code(), fmt::format("reading {}: {}", path, files.status().message()));
-  if (files->empty()) return Status::NotFound("no files in '{}'", path);
-  const FileInfo* first = nullptr;
-  for (const auto& f : *files) {
-    std::string name = Basename(f.path);
-    if (name.empty() || name[0] == '_' || name[0] == '.' || f.size == 0) continue;  // _SUCCESS, .crc, empty files
-    first = &f;
-    break;
+  // The data schema: the first data file of up to kSampledFolders partitions spread over the
+  // source (or the first files of an unpartitioned one), merged with the catalog's widening rules.
+  constexpr size_t kSampledFolders = 16;
+  std::vector<std::string> folders;
+  if (partitions.empty()) {
+    folders.push_back(source.root);
+  } else {
+    size_t step = std::max<size_t>(1, partitions.size() / kSampledFolders);
+    for (size_t p = 0; p < partitions.size() && folders.size() < kSampledFolders; p += step) folders.push_back(partitions[p].path);
   }
-  if (first == nullptr) return Status::NotFound("no data files in '{}'", path);
-  EPOXY_ASSIGN_OR_RETURN(source.data_schema, SampleSchema(format, *first, options));
+  SchemaPtr merged;
+  int sampled = 0;
+  for (const auto& folder : folders) {
+    auto files = ExpandPaths({folder});
+    if (!files.ok()) {
+      if (partitions.empty()) return Status(files.status().code(), fmt::format("reading {}: {}", path, files.status().message()));
+      continue;
+    }
+    int taken = 0;
+    for (const auto& f : *files) {
+      std::string name = Basename(f.path);
+      if (name.empty() || name[0] == '_' || name[0] == '.' || f.size == 0) continue;  // _SUCCESS, .crc, empty files
+      EPOXY_ASSIGN_OR_RETURN(SchemaPtr schema, SampleSchema(format, f, options));
+      merged = merged ? MergeSchemas(*merged, *schema, MergeMode::kCatalog) : schema;
+      ++sampled;
+      // One file a partition; an unpartitioned folder gets up to kSampledFolders files.
+      if (++taken >= (partitions.empty() ? static_cast<int>(kSampledFolders) : 1)) break;
+    }
+  }
+  if (merged == nullptr) return Status::NotFound("no data files in '{}'", path);
+  source.data_schema = ToCatalogSchema(*merged);
+  source.sampled_files = sampled;
   return source;
 }
 

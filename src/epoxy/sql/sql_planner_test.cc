@@ -75,5 +75,33 @@ TEST(SqlPlannerTest, BadInputIsNamed) {
   EXPECT_EQ(error("SELECT id FROM db.t"), "no catalog to find table t");
 }
 
+TEST(SqlPlannerTest, FolderSchemasAreSampledAndNeverLoseValues) {
+  testing::TempDir dir;
+  dir.Write("t/dt=1/a.json", "{\"a\": 1}\n");
+  dir.Write("t/dt=2/a.json", "{\"a\": \"text\", \"b\": [1]}\n");
+  SqlContext context;
+  auto rows = [&](const std::string& q) {
+    std::vector<std::string> out;
+    auto plan = PlanSql(q, context);
+    if (!plan.ok()) return std::vector<std::string>{"error: " + plan.status().message()};
+    auto run = exec::Execute(*plan, [&](const BatchPtr& b) {
+      for (auto& line : testing::ToJsonLines(*b)) out.push_back(line);
+      return Status::OK();
+    });
+    if (!run.ok()) return std::vector<std::string>{"error: " + run.status().message()};
+    return out;
+  };
+  // Files of several partitions are sampled and their schemas merged (bigint and string: string).
+  EXPECT_EQ(rows("SELECT * FROM json.`" + dir.path() + "/t`"),
+            (std::vector<std::string>{"{\"a\":\"1\",\"b\":null,\"dt\":1}", "{\"a\":\"text\",\"b\":[1],\"dt\":2}"}));
+  // A file the sample missed, whose values do not fit: an error rather than nulls.
+  testing::TempDir many;
+  for (int d = 1; d <= 40; ++d) many.Write("t/dt=" + std::to_string(d) + "/a.json", "{\"a\": 1}\n");
+  many.Write("t/dt=7/b.json", "{\"a\": \"zzz\"}\n");
+  auto out = rows("SELECT sum(a) AS s FROM json.`" + many.path() + "/t`");
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_NE(out[0].find("column a holds string values"), std::string::npos) << out[0];
+}
+
 }  // namespace
 }  // namespace epoxy::sql
