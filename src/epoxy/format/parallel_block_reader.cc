@@ -2,12 +2,45 @@
 // ParallelBlockReader.
 #include "epoxy/format/parallel_block_reader.h"
 
+#include "epoxy/vector/builder.h"
+
 #include <condition_variable>
 #include <mutex>
 
 namespace epoxy {
 namespace {
 constexpr int64_t kWholeFileBlock = INT64_MAX / 4;
+// Small files share parse tasks (and batches): parsing thousands of files of a few KB one task
+// and one batch each costs more in per-file setup than in parsing.
+constexpr int64_t kSmallFileBytes = 256 << 10;
+constexpr int64_t kGroupBytes = 4 << 20;
+constexpr size_t kMaxGroupFiles = 512;
+
+/// Consecutive batches of one schema joined into one; a change of schema starts a new batch.
+Result<std::vector<BatchPtr>> JoinRuns(std::vector<BatchPtr> batches) {
+  std::vector<BatchPtr> out;
+  size_t start = 0;
+  while (start < batches.size()) {
+    size_t end = start + 1;
+    while (end < batches.size() && batches[end]->schema()->Equals(*batches[start]->schema())) ++end;
+    if (end - start == 1) {
+      out.push_back(batches[start]);
+    } else {
+      std::vector<ArrayPtr> columns;
+      int64_t rows = 0;
+      for (size_t b = start; b < end; ++b) rows += batches[b]->num_rows();
+      for (int c = 0; c < batches[start]->num_columns(); ++c) {
+        std::vector<ArrayPtr> parts;
+        for (size_t b = start; b < end; ++b) parts.push_back(batches[b]->column(c));
+        EPOXY_ASSIGN_OR_RETURN(ArrayPtr joined, Concatenate(parts));
+        columns.push_back(std::move(joined));
+      }
+      out.push_back(Batch::Make(batches[start]->schema(), std::move(columns), rows));
+    }
+    start = end;
+  }
+  return out;
+}
 }  // namespace
 
 /// The result of one parse task.
@@ -20,6 +53,8 @@ struct ParallelBlockReader::Slot {
   int64_t num_newlines = 0;              // guarded by mu
   Status status;                         // guarded by mu
   BatchPtr batch;                        // guarded by mu
+  std::vector<BatchPtr> more;            // guarded by mu; a grouped task's further batches
+  bool grouped = false;                  // set before the task runs: whole files, absolute lines
   std::vector<RecordError> errors;       // guarded by mu
 };
 
@@ -95,27 +130,74 @@ Result<std::optional<Block>> ParallelBlockReader::NextBlock() {
   }
 }
 
+Result<std::optional<ParallelBlockReader::Item>> ParallelBlockReader::NextItem() {
+  if (lookahead_) {
+    std::optional<Item> item = std::move(lookahead_);
+    lookahead_.reset();
+    return item;
+  }
+  EPOXY_ASSIGN_OR_RETURN(std::optional<Block> block, NextBlock());
+  if (!block.has_value()) return std::optional<Item>();
+  Item item;
+  item.path = current_ ? current_->path() : std::string();
+  item.context = context_;
+  const FileInfo& file = files_[next_file_ - 1];
+  item.whole_small_file = block->first_in_file && file.size <= kSmallFileBytes && !context_->whole_file() &&
+                          block->data != nullptr && block->data->size() == file.size;
+  item.block = std::move(*block);
+  return std::optional<Item>(std::move(item));
+}
+
 Status ParallelBlockReader::FillWindow() {
   while (!input_done_ && slots_.size() < window_) {
-    EPOXY_ASSIGN_OR_RETURN(std::optional<Block> block, NextBlock());
-    if (!block.has_value()) {
+    EPOXY_ASSIGN_OR_RETURN(std::optional<Item> first, NextItem());
+    if (!first.has_value()) {
       input_done_ = true;
       break;
     }
+    std::vector<Item> parts;
+    parts.push_back(std::move(*first));
+    if (parts[0].whole_small_file) {
+      int64_t bytes = parts[0].block.data->size();
+      while (parts.size() < kMaxGroupFiles && bytes < kGroupBytes) {
+        EPOXY_ASSIGN_OR_RETURN(std::optional<Item> next, NextItem());
+        if (!next.has_value()) break;
+        if (!next->whole_small_file) {
+          lookahead_ = std::move(next);
+          break;
+        }
+        bytes += next->block.data->size();
+        parts.push_back(std::move(*next));
+      }
+    }
     auto slot = std::make_shared<Slot>();
-    slot->first_in_file = block->first_in_file;
-    slot->path = current_ ? current_->path() : std::string();
+    slot->first_in_file = parts[0].block.first_in_file;
+    slot->path = parts[0].path;
+    slot->grouped = parts.size() > 1;
     slots_.push_back(slot);
-    pool_->Submit([slot, block = std::move(*block), context = context_, format = format_.get()] {
+    pool_->Submit([slot, parts = std::move(parts), format = format_.get()] {
       std::vector<RecordError> errors;
+      std::vector<BatchPtr> batches;
       int64_t newlines = 0;
-      auto batch = format->ParseBlock(slot->path, block, *context, &errors, &newlines);
+      Status status;
+      for (const Item& part : parts) {
+        auto batch = format->ParseBlock(part.path, part.block, *part.context, &errors, &newlines);
+        if (!batch.ok()) {
+          status = batch.status();
+          break;
+        }
+        if (*batch != nullptr && ((*batch)->num_rows() > 0 || (*batch)->num_columns() > 0)) batches.push_back(*batch);
+      }
+      Result<std::vector<BatchPtr>> joined = std::vector<BatchPtr>();
+      if (status.ok() && batches.size() > 1) joined = JoinRuns(std::move(batches));
+      else joined = std::move(batches);
+      if (status.ok() && !joined.ok()) status = joined.status();
       std::lock_guard lock(slot->mu);
       slot->num_newlines = newlines;
-      if (batch.ok()) {
-        slot->batch = *batch;
-      } else {
-        slot->status = batch.status();
+      slot->status = status;
+      if (status.ok() && !joined->empty()) {
+        slot->batch = (*joined)[0];
+        slot->more.assign(joined->begin() + 1, joined->end());
       }
       slot->errors = std::move(errors);
       slot->done = true;
@@ -127,23 +209,33 @@ Status ParallelBlockReader::FillWindow() {
 
 Result<BatchPtr> ParallelBlockReader::Next() {
   while (true) {
+    if (!ready_.empty()) {
+      BatchPtr batch = std::move(ready_.front());
+      ready_.pop_front();
+      return batch;
+    }
     EPOXY_RETURN_NOT_OK(FillWindow());
     if (slots_.empty()) return BatchPtr();
     std::shared_ptr<Slot> slot = slots_.front();
     slots_.pop_front();
     WaitFor(*slot);
     std::lock_guard lock(slot->mu);
-    if (slot->first_in_file || slot->path != delivered_path_) {
-      delivered_path_ = slot->path;
-      delivered_lines_ = 0;
+    if (slot->grouped) {
+      delivered_path_.clear();  // whole files: their errors' lines are already absolute
+    } else {
+      if (slot->first_in_file || slot->path != delivered_path_) {
+        delivered_path_ = slot->path;
+        delivered_lines_ = 0;
+      }
+      for (auto& e : slot->errors) {
+        if (e.line > 0) e.line += delivered_lines_;
+      }
+      delivered_lines_ += slot->num_newlines;
     }
-    for (auto& e : slot->errors) {
-      if (e.line > 0) e.line += delivered_lines_;
-    }
-    delivered_lines_ += slot->num_newlines;
     options_.errors->AddAll(std::move(slot->errors));
     EPOXY_RETURN_NOT_OK(slot->status);
     // Empty batches with columns still carry a schema (a CSV file of only a header).
+    for (auto& b : slot->more) ready_.push_back(std::move(b));
     if (slot->batch != nullptr && (slot->batch->num_rows() > 0 || slot->batch->num_columns() > 0)) {
       return slot->batch;
     }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <deque>
+#include <optional>
 #include <memory>
 #include <vector>
 
@@ -49,8 +50,17 @@ class ParallelBlockReader final : public RecordReader {
 
  private:
   struct Slot;
+  /// A block with what its parse needs (the file's path and context).
+  struct Item {
+    Block block;
+    std::string path;
+    std::shared_ptr<const FileContext> context;
+    bool whole_small_file = false;  // the whole of a small file: may share a task with others
+  };
   /// Schedules parse tasks until the window is full or the input ends.
   Status FillWindow();
+  /// The next block (or the one looked ahead at), with its path and context.
+  Result<std::optional<Item>> NextItem();
   /// The next block of the current or a following file, or nullopt at the end of the input.
   Result<std::optional<Block>> NextBlock();
   void WaitFor(Slot& slot);
@@ -64,6 +74,8 @@ class ParallelBlockReader final : public RecordReader {
   std::unique_ptr<BlockReader> current_;
   std::shared_ptr<const FileContext> context_;
   std::deque<std::shared_ptr<Slot>> slots_;
+  std::optional<Item> lookahead_;
+  std::deque<BatchPtr> ready_;  // further batches of a grouped task, handed out before the next slot
   bool input_done_ = false;
   // Line numbering at delivery: lines of the current file's blocks handed out so far.
   std::string delivered_path_;

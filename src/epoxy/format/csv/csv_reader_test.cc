@@ -167,3 +167,34 @@ TEST(CsvReaderTest, FilesWithTheSameHeaderShareTypes) {
 
 }  // namespace
 }  // namespace epoxy
+
+namespace epoxy {
+namespace {
+
+TEST(SmallFilesTest, ShareTasksAndBatchesAndKeepTheirLineNumbers) {
+  testing::TempDir dir;
+  for (int i = 0; i < 300; ++i) {
+    std::string body = "id,name\n" + std::to_string(i) + ",a\n";
+    if (i == 150) body += "7,y,z\n";  // line 3 of file 150 is malformed
+    body += std::to_string(i) + ",b\n";
+    if (i == 150) {
+      for (int k = 0; k < 20; ++k) body += "9,c\n";  // enough good rows for the header to be seen
+    }
+    char name[32];
+    std::snprintf(name, sizeof(name), "f%03d.csv", i);
+    dir.Write(name, body);
+  }
+  // A file with another header (schema) in the middle keeps its own batch.
+  dir.Write("f200x.csv", "other\nq\n");
+  testing::ReadOutcome out = testing::ReadPaths(FileFormat::kCsv, {dir.path()});
+  ASSERT_TRUE(out.status.ok()) << out.status.ToString();
+  EXPECT_EQ(out.rows.size(), 622u);  // 300 files of 2 rows, 20 more in file 150, 2 in the other file
+  EXPECT_LT(out.num_batches, 10) << "small files are parsed in groups and joined into few batches";
+  ASSERT_EQ(out.errors.size(), 1u);
+  EXPECT_NE(out.errors[0].path.find("f150.csv"), std::string::npos);
+  EXPECT_EQ(out.errors[0].line, 3);
+  EXPECT_EQ(out.rows[0], "{\"id\":0,\"name\":\"a\"}");
+}
+
+}  // namespace
+}  // namespace epoxy
