@@ -77,6 +77,7 @@ class ScanOperator final : public BatchSource {
     read_.memory = context_->memory;
     read_.counters = &counters_;
     read_.format_options = source.options;
+    if (source.group_size != 0) read_.group_bytes = std::max<int64_t>(source.group_size, 0);
     if (node_->columns_pushed && source.format == FileFormat::kParquet) {
       std::vector<std::string> names;
       for (int c : node_->columns) {

@@ -13,7 +13,6 @@ constexpr int64_t kWholeFileBlock = INT64_MAX / 4;
 // Small files share parse tasks (and batches): parsing thousands of files of a few KB one task
 // and one batch each costs more in per-file setup than in parsing.
 constexpr int64_t kSmallFileBytes = 256 << 10;
-constexpr int64_t kGroupBytes = 4 << 20;
 constexpr size_t kMaxGroupFiles = 512;
 
 /// Consecutive batches of one schema joined into one; a change of schema starts a new batch.
@@ -157,9 +156,9 @@ Status ParallelBlockReader::FillWindow() {
     }
     std::vector<Item> parts;
     parts.push_back(std::move(*first));
-    if (parts[0].whole_small_file) {
+    if (parts[0].whole_small_file && options_.group_bytes > 0) {
       int64_t bytes = parts[0].block.data->size();
-      while (parts.size() < kMaxGroupFiles && bytes < kGroupBytes) {
+      while (parts.size() < kMaxGroupFiles && bytes < options_.group_bytes) {
         EPOXY_ASSIGN_OR_RETURN(std::optional<Item> next, NextItem());
         if (!next.has_value()) break;
         if (!next->whole_small_file) {

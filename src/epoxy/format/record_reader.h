@@ -37,6 +37,9 @@ struct ReadOptions {
   FormatOptions format_options;
   /// Target bytes per parse task; each becomes about one batch.
   int64_t block_size = 8 << 20;
+  /// Small files (up to 256 KB each) are parsed together in tasks of about this many bytes (Glue's
+  /// groupFiles/groupSize); 0 parses each file on its own.
+  int64_t group_bytes = 4 << 20;
   ThreadPool* pool = nullptr;  // the default pool when null
   MemoryPool* memory = nullptr;
   /// Where malformed records go. Required.

@@ -38,6 +38,9 @@ struct ScanSource {
   /// files are not read), `recurse` (read files in subfolders below each partition).
   std::vector<std::string> exclusions;
   bool recurse = true;
+  /// Glue's groupSize: small files are read together in tasks of about this many bytes (0: the
+  /// readers' default; groupFiles "none" sets -1, one task a file).
+  int64_t group_size = 0;
   /// Glue's catalogPartitionPredicate: a catalog expression the catalog store filters partitions
   /// with, before epoxy sees them.
   std::string catalog_partition_predicate;
