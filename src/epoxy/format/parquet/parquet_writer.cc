@@ -3,6 +3,9 @@
 // group chunk into pages.
 #include "epoxy/format/parquet/parquet_writer.h"
 
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
 #include <cmath>
 #include <cstring>
 #include <unordered_map>
@@ -221,6 +224,50 @@ class Shredder {
 };
 
 /// Running min/max of a chunk or page, in the column's sort order.
+/// The dictionary's lookup: open addressing over entry numbers with their 64-bit hashes kept
+/// beside them, so a probe compares bytes only when the hashes agree (a node-based map chased a
+/// pointer and compared keys per value).
+class DictionaryIndex {
+ public:
+  /// The entry for `v`, appending it to `entries` when new.
+  std::pair<uint32_t, bool> FindOrAdd(std::string_view v, std::vector<std::string_view>& entries) {
+    if ((entries.size() + 1) * 2 > slots_.size()) Grow(entries);
+    const uint64_t h = XXH3_64bits(v.data(), v.size());
+    size_t mask = slots_.size() - 1;
+    for (size_t i = static_cast<size_t>(h) & mask;; i = (i + 1) & mask) {
+      Slot& slot = slots_[i];
+      if (slot.entry == kEmpty) {
+        slot = {h, static_cast<uint32_t>(entries.size())};
+        entries.push_back(v);
+        return {slot.entry, true};
+      }
+      if (slot.hash == h && entries[slot.entry] == v) return {slot.entry, false};
+    }
+  }
+
+ private:
+  static constexpr uint32_t kEmpty = UINT32_MAX;
+  struct Slot {
+    uint64_t hash = 0;
+    uint32_t entry = kEmpty;
+  };
+
+  void Grow(const std::vector<std::string_view>& entries) {
+    std::vector<Slot> old = std::move(slots_);
+    slots_.assign(std::max<size_t>(1024, old.size() * 2), Slot());
+    size_t mask = slots_.size() - 1;
+    for (const Slot& s : old) {
+      if (s.entry == kEmpty) continue;
+      size_t i = static_cast<size_t>(s.hash) & mask;
+      while (slots_[i].entry != kEmpty) i = (i + 1) & mask;
+      slots_[i] = s;
+    }
+    (void)entries;
+  }
+
+  std::vector<Slot> slots_;
+};
+
 class StatsAccumulator {
  public:
   StatsAccumulator(PhysicalType physical, bool unsigned_bytes) : physical_(physical), bytes_(unsigned_bytes) {}
@@ -415,15 +462,13 @@ class ChunkEncoder {
   void BuildDictionary() {
     use_dictionary_ = false;
     if (leaf_.physical == PhysicalType::kBoolean || leaf_.num_values == 0) return;
-    std::unordered_map<std::string_view, uint32_t> index;
-    index.reserve(1024);
+    DictionaryIndex index;
     int64_t dict_bytes = 0;
     indices_.resize(static_cast<size_t>(leaf_.num_values));
     for (int64_t k = 0; k < leaf_.num_values; ++k) {
       std::string_view v = Value(k);
-      auto [it, inserted] = index.try_emplace(v, static_cast<uint32_t>(dictionary_.size()));
+      auto [entry, inserted] = index.FindOrAdd(v, dictionary_);
       if (inserted) {
-        dictionary_.push_back(v);
         dict_bytes += static_cast<int64_t>(v.size()) + (leaf_.physical == PhysicalType::kByteArray ? 4 : 0);
         // Give up when the dictionary outgrows its page, or when values barely repeat.
         if (dict_bytes > options_.dictionary_bytes ||
@@ -433,7 +478,7 @@ class ChunkEncoder {
           return;
         }
       }
-      indices_[static_cast<size_t>(k)] = it->second;
+      indices_[static_cast<size_t>(k)] = entry;
     }
     use_dictionary_ = true;
   }
