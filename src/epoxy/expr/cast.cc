@@ -260,7 +260,7 @@ bool IsPlainNumber(TypeId id) { return IsIntegral(id) || id == TypeId::kFloat ||
 
 /// Text to integers or double in one typed pass (the common cast of CSV-read columns); values
 /// that do not parse, or do not fit, become null.
-Result<ArrayPtr> CastTextToNumber(const Array& input, const TypePtr& to, MemoryPool* pool) {
+Result<ArrayPtr> CastTextToNumber(const Array& input, const TypePtr& to, MemoryPool* pool, CastRules rules) {
   const int64_t n = input.length();
   BufferBuilder bits(pool), values(pool);
   EPOXY_RETURN_NOT_OK(bits.Resize(bit_util::BytesForBits(n)));
@@ -287,7 +287,8 @@ Result<ArrayPtr> CastTextToNumber(const Array& input, const TypePtr& to, MemoryP
         if (valid) std::memcpy(out + i * 8, &d, 8);
       } else {
         int64_t x = 0;
-        valid = ParseSparkInteger(text, &x) && x >= lo && x <= hi;
+        valid = (rules == CastRules::kSpark ? ParseSparkInteger(text, &x) : ParseInt64(Trim(text), &x)) && x >= lo &&
+                x <= hi;
         if (valid) {
           switch (width) {
             case 1: out[i] = static_cast<uint8_t>(static_cast<int8_t>(x)); break;
@@ -367,7 +368,7 @@ bool CanCast(const DataType& from, const DataType& to) {
   return true;  // numbers, booleans, decimals and timestamps convert among themselves
 }
 
-Result<ArrayPtr> CastArray(const ArrayPtr& input, const TypePtr& to, MemoryPool* pool) {
+Result<ArrayPtr> CastArray(const ArrayPtr& input, const TypePtr& to, MemoryPool* pool, CastRules rules) {
   if (input->type()->Equals(*to)) return input;
   if (input->type_id() == TypeId::kNull) return MakeArrayFromScalar(Scalar::Null(to), input->length(), pool);
   if (!CanCast(*input->type(), *to)) {
@@ -378,7 +379,7 @@ Result<ArrayPtr> CastArray(const ArrayPtr& input, const TypePtr& to, MemoryPool*
     // Each member converted on its own, then each row takes its member's value.
     std::vector<ArrayPtr> members;
     for (const auto& child : input->children()) {
-      EPOXY_ASSIGN_OR_RETURN(ArrayPtr cast, CastArray(child, to, pool));
+      EPOXY_ASSIGN_OR_RETURN(ArrayPtr cast, CastArray(child, to, pool, rules));
       members.push_back(std::move(cast));
     }
     EPOXY_ASSIGN_OR_RETURN(auto builder, MakeBuilder(to, pool));
@@ -397,7 +398,7 @@ Result<ArrayPtr> CastArray(const ArrayPtr& input, const TypePtr& to, MemoryPool*
     return out;
   }
   if ((from == TypeId::kString || from == TypeId::kBinary) && (IsIntegral(to->id()) || to->id() == TypeId::kDouble)) {
-    return CastTextToNumber(*input, to, pool);
+    return CastTextToNumber(*input, to, pool, rules);
   }
   EPOXY_ASSIGN_OR_RETURN(auto builder, MakeBuilder(to, pool));
   for (int64_t i = 0; i < input->length(); ++i) {

@@ -10,8 +10,13 @@ namespace epoxy::expr {
 /// Whether a cast from `from` to `to` exists (Spark's Cast.canCast, for the types epoxy has).
 bool CanCast(const DataType& from, const DataType& to);
 
+/// Whose rules a cast follows. They differ on text to integers: Spark's CAST takes "12.50" as 12,
+/// Glue's ResolveChoice `cast:long` gives null for any text that is not a whole number.
+enum class CastRules { kSpark, kGlueResolveChoice };
+
 /// Casts every row of `input` to `to`. REQUIRES: CanCast(input.type(), to).
-Result<ArrayPtr> CastArray(const ArrayPtr& input, const TypePtr& to, MemoryPool* pool = nullptr);
+Result<ArrayPtr> CastArray(const ArrayPtr& input, const TypePtr& to, MemoryPool* pool = nullptr,
+                           CastRules rules = CastRules::kSpark);
 
 /// Spark's string-to-integer rule: trimmed, optional sign, digits, and an optional fraction that
 /// is dropped ("12.50" is 12). False for anything else or out of int64 range.

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "epoxy/expr/binder.h"
+#include "epoxy/expr/cast.h"
 #include "epoxy/expr/parser.h"
 #include "epoxy/format/record_writer.h"
 #include "epoxy/testing/test_util.h"
@@ -104,6 +105,26 @@ TEST(EvaluatorTest, SparkCasts) {
   EXPECT_EQ(Eval("CAST(v AS STRING)", "{\"v\": 1}\n{\"v\": \"x\"}\n{\"v\": null}\n"), "\"1\"|\"x\"|null");
   EXPECT_EQ(Eval("CAST(v AS DOUBLE)", "{\"v\": 1}\n{\"v\": \"2.5\"}\n{\"v\": \"x\"}\n"), "1|2.5|null");
   EXPECT_EQ(Eval("CAST(a AS nonsense)"), "error: unknown type 'nonsense' in 'CAST(a AS nonsense)'");
+}
+
+TEST(EvaluatorTest, GlueResolveChoiceCastsDifferFromSpark) {
+  // worked-examples.md §3: amount holds 1200, "12.50", "N/A", 3400; cast:long gives 1200, null, null, 3400.
+  BatchPtr batch = Table("{\"amount\": 1200}\n{\"amount\": \"12.50\"}\n{\"amount\": \"N/A\"}\n{\"amount\": 3400}\n");
+  ASSERT_EQ(batch->column(0)->type()->ToString(), "choice<bigint,string>");
+  auto text = [](const ArrayPtr& a) {
+    std::string out;
+    for (int64_t i = 0; i < a->length(); ++i) {
+      if (i > 0) out += "|";
+      AppendJsonValue(*a, i, &out);
+    }
+    return out;
+  };
+  auto glue = CastArray(batch->column(0), DataType::BigInt(), nullptr, CastRules::kGlueResolveChoice);
+  ASSERT_TRUE(glue.ok());
+  EXPECT_EQ(text(*glue), "1200|null|null|3400");
+  auto spark = CastArray(batch->column(0), DataType::BigInt());
+  ASSERT_TRUE(spark.ok());
+  EXPECT_EQ(text(*spark), "1200|12|null|3400");
 }
 
 TEST(EvaluatorTest, Functions) {
