@@ -78,7 +78,7 @@ class ScanOperator final : public BatchSource {
     read_.counters = &counters_;
     read_.format_options = source.options;
     if (source.group_size != 0) read_.group_bytes = std::max<int64_t>(source.group_size, 0);
-    if (node_->columns_pushed && source.format == FileFormat::kParquet) {
+    if (node_->columns_pushed) {  // every reader takes the projection
       std::vector<std::string> names;
       for (int c : node_->columns) {
         if (c < num_data_) names.push_back(source.data_schema->field(c).name);

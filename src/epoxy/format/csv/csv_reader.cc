@@ -187,7 +187,7 @@ class ColumnBuilder {
 
 class CsvFormat final : public BlockFormat {
  public:
-  explicit CsvFormat(CsvOptions options) : options_(options) {
+  CsvFormat(CsvOptions options, std::vector<std::string> columns) : options_(options), columns_(std::move(columns)) {
     boundary_dialect_.quote = options.quote;
     boundary_dialect_.escape = options.escape;
   }
@@ -338,6 +338,12 @@ class CsvFormat final : public BlockFormat {
     std::vector<Field> fields;
     bool drifted = false;
     for (int c = 0; c < num_columns; ++c) {
+      // Projection: columns not asked for are never built.
+      if (!columns_.empty() &&
+          std::find(columns_.begin(), columns_.end(), ctx.schema->field(c).name) == columns_.end()) {
+        drifted = true;  // the batch's schema is a subset of the file's
+        continue;
+      }
       ColumnBuilder builder(data, tokens, ctx.dialect, rows, c, text_bytes[c]);
       EPOXY_ASSIGN_OR_RETURN(ArrayPtr column, builder.Build(ctx.schema->field(c).type));
       drifted = drifted || column->type_id() == TypeId::kChoice;
@@ -353,13 +359,26 @@ class CsvFormat final : public BlockFormat {
   CsvDialect boundary_dialect_;
   std::mutex mu_;
   std::shared_ptr<const CsvFileContext> last_;  // guarded by mu_
+  std::vector<std::string> columns_;  // projection: the only columns built (empty: all)
 };
 
 }  // namespace
 
 Result<std::unique_ptr<BlockFormat>> MakeCsvFormat(const FormatOptions& options) {
-  EPOXY_ASSIGN_OR_RETURN(CsvOptions csv, CsvOptions::FromFormatOptions(options));
-  return std::unique_ptr<BlockFormat>(new CsvFormat(csv));
+  // "columns" (the engine's projection) is the reader's, not the dialect's.
+  FormatOptions dialect_options = options;
+  std::vector<std::string> columns;
+  if (auto it = dialect_options.find("columns"); it != dialect_options.end()) {
+    for (size_t start = 0; start <= it->second.size();) {
+      size_t comma = it->second.find(',', start);
+      if (comma == std::string::npos) comma = it->second.size();
+      if (comma > start) columns.push_back(it->second.substr(start, comma - start));
+      start = comma + 1;
+    }
+    dialect_options.erase(it);
+  }
+  EPOXY_ASSIGN_OR_RETURN(CsvOptions csv, CsvOptions::FromFormatOptions(dialect_options));
+  return std::unique_ptr<BlockFormat>(new CsvFormat(csv, std::move(columns)));
 }
 
 }  // namespace epoxy

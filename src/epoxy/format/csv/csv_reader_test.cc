@@ -198,3 +198,20 @@ TEST(SmallFilesTest, ShareTasksAndBatchesAndKeepTheirLineNumbers) {
 
 }  // namespace
 }  // namespace epoxy
+
+namespace epoxy {
+namespace {
+
+TEST(ProjectionTest, TextReadersBuildOnlyTheColumnsAskedFor) {
+  testing::ReadOutcome csv = testing::ReadText(FileFormat::kCsv, "id,name,score\n1,a,2.5\n2,b,3.5\n",
+                                               {{"columns", "score,id"}});
+  ASSERT_TRUE(csv.status.ok()) << csv.status.ToString();
+  EXPECT_EQ(csv.rows, (std::vector<std::string>{"{\"id\":1,\"score\":2.5}", "{\"id\":2,\"score\":3.5}"}));
+  testing::ReadOutcome json = testing::ReadText(FileFormat::kJson, "{\"a\": 1, \"b\": {\"c\": 2}}\n{\"b\": null}\n",
+                                                {{"columns", "a"}});
+  ASSERT_TRUE(json.status.ok()) << json.status.ToString();
+  EXPECT_EQ(json.rows, (std::vector<std::string>{"{\"a\":1}", "{\"a\":null}"})) << "rows are kept, keys left out";
+}
+
+}  // namespace
+}  // namespace epoxy

@@ -2,6 +2,7 @@
 // JsonFormat: simdjson DOM parsing into AdaptiveBuilders.
 #include "epoxy/format/json/json_reader.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include <simdjson.h>
@@ -93,9 +94,15 @@ Status AppendElement(AdaptiveBuilder* out, simdjson::dom::element value) {
 }
 
 /// Adds one record for an object, or {"value": v} for anything else.
-Status AppendRecord(AdaptiveStruct* records, simdjson::dom::element value) {
+/// Projection: whether top-level `key` is read (`columns` empty: every key).
+bool Wanted(const std::vector<std::string>& columns, std::string_view key) {
+  return columns.empty() || std::find(columns.begin(), columns.end(), key) != columns.end();
+}
+
+Status AppendRecord(AdaptiveStruct* records, simdjson::dom::element value, const std::vector<std::string>& columns) {
   if (value.type() == simdjson::dom::element_type::OBJECT) {
     for (auto field : AsObject(value)) {
+      if (!Wanted(columns, field.key)) continue;
       EPOXY_ASSIGN_OR_RETURN(AdaptiveBuilder * b, records->Field(field.key));
       if (b != nullptr) EPOXY_RETURN_NOT_OK(AppendElement(b, field.value));
     }
@@ -107,7 +114,7 @@ Status AppendRecord(AdaptiveStruct* records, simdjson::dom::element value) {
 }
 
 /// The records of one top-level value.
-Status AppendTopLevel(AdaptiveStruct* records, simdjson::dom::element value) {
+Status AppendTopLevel(AdaptiveStruct* records, simdjson::dom::element value, const std::vector<std::string>& columns) {
   if (value.type() == simdjson::dom::element_type::ARRAY) {
     auto array = AsArray(value);
     bool has_object = false;
@@ -118,11 +125,11 @@ Status AppendTopLevel(AdaptiveStruct* records, simdjson::dom::element value) {
       }
     }
     if (has_object) {
-      for (simdjson::dom::element e : array) EPOXY_RETURN_NOT_OK(AppendRecord(records, e));
+      for (simdjson::dom::element e : array) EPOXY_RETURN_NOT_OK(AppendRecord(records, e, columns));
       return Status::OK();
     }
   }
-  return AppendRecord(records, value);
+  return AppendRecord(records, value, columns);
 }
 
 /// Collects the elements `path` selects under `value`.
@@ -172,8 +179,8 @@ bool IsBlank(std::string_view line) {
 
 class JsonFormat final : public BlockFormat {
  public:
-  JsonFormat(std::optional<bool> multi_line, std::optional<JsonPath> path)
-      : multi_line_(multi_line), path_(std::move(path)) {}
+  JsonFormat(std::optional<bool> multi_line, std::optional<JsonPath> path, std::vector<std::string> columns)
+      : multi_line_(multi_line), path_(std::move(path)), columns_(std::move(columns)) {}
 
   RecordBoundaryFn Boundary() const override { return LastNewlineBoundary; }
 
@@ -230,10 +237,10 @@ class JsonFormat final : public BlockFormat {
 
  private:
   Status AppendSelected(AdaptiveStruct* records, simdjson::dom::element doc) const {
-    if (!path_.has_value() || path_->is_root()) return AppendTopLevel(records, doc);
+    if (!path_.has_value() || path_->is_root()) return AppendTopLevel(records, doc, columns_);
     std::vector<simdjson::dom::element> selected;
     Select(doc, path_->steps(), 0, &selected);
-    for (auto e : selected) EPOXY_RETURN_NOT_OK(AppendTopLevel(records, e));
+    for (auto e : selected) EPOXY_RETURN_NOT_OK(AppendTopLevel(records, e, columns_));
     return Status::OK();
   }
 
@@ -302,6 +309,7 @@ class JsonFormat final : public BlockFormat {
 
   std::optional<bool> multi_line_;
   std::optional<JsonPath> path_;
+  std::vector<std::string> columns_;  // projection: the only top-level keys read (empty: all)
 };
 
 }  // namespace
@@ -309,6 +317,7 @@ class JsonFormat final : public BlockFormat {
 Result<std::unique_ptr<BlockFormat>> MakeJsonFormat(const FormatOptions& options) {
   std::optional<bool> multi_line;
   std::optional<JsonPath> path;
+  std::vector<std::string> columns;
   for (const auto& [key, value] : options) {
     if (key == "multiLine") {
       EPOXY_ASSIGN_OR_RETURN(bool v, BooleanOption(options, key, false));
@@ -316,11 +325,18 @@ Result<std::unique_ptr<BlockFormat>> MakeJsonFormat(const FormatOptions& options
     } else if (key == "jsonPath") {
       EPOXY_ASSIGN_OR_RETURN(JsonPath p, JsonPath::Parse(value));
       path = std::move(p);
+    } else if (key == "columns") {
+      for (size_t start = 0; start <= value.size();) {
+        size_t comma = value.find(',', start);
+        if (comma == std::string::npos) comma = value.size();
+        if (comma > start) columns.push_back(value.substr(start, comma - start));
+        start = comma + 1;
+      }
     } else if (key != "optimizePerformance") {
-      return Status::InvalidInput("unknown json option '{}' (known: multiLine, jsonPath)", key);
+      return Status::InvalidInput("unknown json option '{}' (known: multiLine, jsonPath, columns)", key);
     }
   }
-  return std::unique_ptr<BlockFormat>(new JsonFormat(multi_line, std::move(path)));
+  return std::unique_ptr<BlockFormat>(new JsonFormat(multi_line, std::move(path), std::move(columns)));
 }
 
 Status ValidateJsonDocument(std::string_view text) {
