@@ -68,4 +68,12 @@ Result<std::pair<std::string, std::string>> ClassifierKindAndName(const Json& cl
   return std::make_pair(kind, name);
 }
 
+Status WithGlueErrorName(const Status& status) {
+  if (status.ok()) return status;
+  std::string_view name = GlueErrorName(status);
+  const std::string& message = status.message();
+  if (message.rfind(std::string(name), 0) == 0) return status;  // already named
+  return Status(status.code(), fmt::format("{}: {}", name, message));
+}
+
 }  // namespace epoxy::catalog

@@ -101,6 +101,9 @@ Result<std::pair<std::string, std::string>> ClassifierKindAndName(const Json& cl
 /// The Glue exception name for a failed status ("EntityNotFoundException", ...). A status whose
 /// message starts with "CrawlerRunningException" keeps that name.
 std::string_view GlueErrorName(const Status& status);
+/// `status` with its Glue exception name in front of the message ("EntityNotFoundException: ..."),
+/// unless the message already starts with it. OK stays OK.
+Status WithGlueErrorName(const Status& status);
 
 /// Checks a database or table name against Glue's rules (1 to 255 characters, one line).
 Status ValidateName(std::string_view kind, const std::string& name);

@@ -243,10 +243,7 @@ Result<int> Run(const CatalogArgs& args, catalog::CatalogStore& store) {
 Result<int> RunCatalog(const CatalogArgs& args) {
   EPOXY_ASSIGN_OR_RETURN(auto store, catalog::CatalogStore::Open(args.catalog));
   auto result = Run(args, *store);
-  if (!result.ok()) {
-    const Status& st = result.status();
-    return Status(st.code(), fmt::format("{}: {}", catalog::GlueErrorName(st), st.message()));
-  }
+  if (!result.ok()) return catalog::WithGlueErrorName(result.status());
   return result;
 }
 

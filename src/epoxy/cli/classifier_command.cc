@@ -16,11 +16,6 @@ namespace {
 
 using catalog::Json;
 
-Status Named(const Status& st) {
-  if (st.ok()) return st;
-  return Status(st.code(), fmt::format("{}: {}", catalog::GlueErrorName(st), st.message()));
-}
-
 Result<Json> CsvDefinition(const ClassifierArgs& args) {
   Json body = {{"Name", args.name}};
   if (!args.delimiter.empty()) body["Delimiter"] = args.delimiter == "\\t" ? "\t" : args.delimiter;
@@ -89,12 +84,12 @@ Result<int> RunClassifierCommand(const ClassifierArgs& args) {
   if (args.name.empty()) return Status::InvalidInput("epoxy classifier {} needs a classifier NAME", args.action);
   if (args.action == "show") {
     auto c = store->GetClassifier(args.name);
-    if (!c.ok()) return Named(c.status());
+    if (!c.ok()) return catalog::WithGlueErrorName(c.status());
     EPOXY_RETURN_NOT_OK(WriteStdout(Json{{"Classifier", *c}}.dump(2) + "\n"));
     return 0;
   }
   if (args.action == "delete") {
-    EPOXY_RETURN_NOT_OK(Named(store->DeleteClassifier(args.name)));
+    EPOXY_RETURN_NOT_OK(catalog::WithGlueErrorName(store->DeleteClassifier(args.name)));
     return 0;
   }
   Json definition;
@@ -110,8 +105,8 @@ Result<int> RunClassifierCommand(const ClassifierArgs& args) {
         "unknown classifier action '{}' (create-csv, create-json, create-grok, list, show, delete)", args.action);
   }
   // Validate (compile the pattern, check Glue's limits) before anything is stored.
-  EPOXY_RETURN_NOT_OK(Named(crawler::CompileClassifier(definition).status()));
-  EPOXY_RETURN_NOT_OK(Named(args.update ? store->UpdateClassifier(definition) : store->CreateClassifier(definition)));
+  EPOXY_RETURN_NOT_OK(catalog::WithGlueErrorName(crawler::CompileClassifier(definition).status()));
+  EPOXY_RETURN_NOT_OK(catalog::WithGlueErrorName(args.update ? store->UpdateClassifier(definition) : store->CreateClassifier(definition)));
   EPOXY_RETURN_NOT_OK(WriteStdout(fmt::format("classifier {} {}\n", args.name, args.update ? "updated" : "created")));
   return 0;
 }

@@ -19,14 +19,6 @@ namespace {
 
 using catalog::Json;
 
-Status GlueError(const Status& st) {
-  if (st.ok()) return st;
-  std::string_view name = catalog::GlueErrorName(st);
-  std::string message = st.message();
-  if (message.rfind(std::string(name), 0) == 0) return st;  // already named
-  return Status(st.code(), fmt::format("{}: {}", name, message));
-}
-
 /// A progress line on a terminal, nothing otherwise.
 crawler::CrawlProgress ProgressBar() {
   if (!isatty(STDERR_FILENO)) return nullptr;
@@ -66,7 +58,7 @@ std::string SummaryText(const std::string& name, const crawler::CrawlSummary& s)
 }
 
 Result<int> Report(const std::string& name, const Result<crawler::CrawlSummary>& result) {
-  if (!result.ok()) return GlueError(result.status());
+  if (!result.ok()) return catalog::WithGlueErrorName(result.status());
   EPOXY_RETURN_NOT_OK(WriteStdout(SummaryText(name, *result)));
   return 0;
 }
@@ -116,8 +108,8 @@ Result<int> RunCrawl(const CrawlArgs& args) {
                   {"Classifiers", args.classifiers},
                   {"Configuration", config.dump()}};
   EPOXY_ASSIGN_OR_RETURN(auto store, catalog::CatalogStore::Open(args.catalog));
-  for (const auto& c : args.classifiers) EPOXY_RETURN_NOT_OK(GlueError(store->GetClassifier(c).status()));
-  EPOXY_RETURN_NOT_OK(GlueError(store->PutCrawler(crawler)));
+  for (const auto& c : args.classifiers) EPOXY_RETURN_NOT_OK(catalog::WithGlueErrorName(store->GetClassifier(c).status()));
+  EPOXY_RETURN_NOT_OK(catalog::WithGlueErrorName(store->PutCrawler(crawler)));
   return Report(name, crawler::RunCrawler(*store, name, ProgressBar()));
 }
 
@@ -138,14 +130,14 @@ Result<int> RunCrawlerCommand(const CrawlerArgs& args) {
   if (args.name.empty()) return Status::InvalidInput("epoxy crawler {} needs a crawler NAME", args.action);
   if (args.action == "show") {
     auto c = store->GetCrawler(args.name);
-    if (!c.ok()) return GlueError(c.status());
+    if (!c.ok()) return catalog::WithGlueErrorName(c.status());
     EPOXY_RETURN_NOT_OK(WriteStdout(Json{{"Crawler", *c}}.dump(2) + "\n"));
     return 0;
   }
   if (args.action == "run") return Report(args.name, crawler::RunCrawler(*store, args.name, ProgressBar()));
   if (args.action == "history") {
     auto crawls = store->GetCrawlHistory(args.name, 100);
-    if (!crawls.ok()) return GlueError(crawls.status());
+    if (!crawls.ok()) return catalog::WithGlueErrorName(crawls.status());
     if (args.json) {
       EPOXY_RETURN_NOT_OK(WriteStdout(Json{{"Crawls", *crawls}}.dump(2) + "\n"));
       return 0;

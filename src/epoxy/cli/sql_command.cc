@@ -64,7 +64,6 @@ Result<int> RunSql(const SqlArgs& args) {
   }
   sql::SqlContext context;
   context.catalog = store.get();
-  context.catalog_uri = args.catalog;
   context.default_database = args.database;
   EPOXY_ASSIGN_OR_RETURN(plan::PlanPtr plan, sql::PlanQuery(query, context));
   if (args.explain) {

@@ -258,6 +258,7 @@ class AggregateOperator final : public Operator {
 }  // namespace
 
 BatchTransform AggregateArgumentsStep(const plan::PlanPtr& aggregate, ExecContext* context) {
+  // The plan node rides along: `calls` point into its expressions.
   return [node = aggregate, calls = AggregateCalls(*aggregate), context](BatchPtr batch) -> Result<BatchPtr> {
     return EvaluateArguments(calls, batch, context->memory);
   };

@@ -29,7 +29,6 @@ Result<RunMetrics> Execute(const plan::PlanPtr& plan, const BatchSink& sink, con
   ExecContext context;
   context.memory = options.memory ? options.memory : &MemoryPool::Default();
   context.catalog = options.catalog;
-  context.metrics = &metrics;
   EPOXY_ASSIGN_OR_RETURN(auto root, MakeOperator(Optimize(plan), &context));
   while (true) {
     EPOXY_ASSIGN_OR_RETURN(BatchPtr batch, root->Next());

@@ -17,7 +17,6 @@ namespace epoxy::exec {
 struct ExecContext {
   MemoryPool* memory = nullptr;
   catalog::CatalogStore* catalog = nullptr;  // for scans of catalog tables
-  RunMetrics* metrics = nullptr;
 };
 
 class Operator {

@@ -17,12 +17,6 @@
 namespace epoxy::exec {
 namespace {
 
-bool IsDataFile(const FileInfo& f) {
-  size_t slash = f.path.find_last_of('/');
-  std::string_view name = slash == std::string::npos ? std::string_view(f.path) : std::string_view(f.path).substr(slash + 1);
-  return f.size > 0 && !name.empty() && name[0] != '_' && name[0] != '.';
-}
-
 /// The partitions of a catalog table, from the catalog, in its order.
 Result<std::vector<plan::PartitionDir>> CatalogPartitions(catalog::CatalogStore& store, const plan::ScanSource& source) {
   std::string db = source.catalog_table.substr(0, source.catalog_table.find('.'));
@@ -208,7 +202,7 @@ class ScanOperator final : public BatchSource {
       return listed.status();
     }
     for (auto& f : *listed) {
-      if (!IsDataFile(f)) continue;
+      if (!plan::IsDataFile(f)) continue;
       ++files_listed_;
       bytes_listed_ += f.size;
       files.push_back(std::move(f));

@@ -83,7 +83,7 @@ TEST_F(ScanTest, CatalogPartitionPredicateFiltersInTheStore) {
     partitions.push_back({{"Values", {v}}, {"StorageDescriptor", {{"Location", dir_.path() + "/t/dt=" + v + "/"}}}});
   }
   ASSERT_TRUE((*store)->BatchCreatePartition("db", "t", partitions).ok());
-  auto source = plan::ResolveCatalogSource(**store, "", "db", "t");
+  auto source = plan::ResolveCatalogSource(**store, "db", "t");
   ASSERT_TRUE(source.ok()) << source.status().ToString();
   source->catalog_partition_predicate = "dt = '1'";
   source->exclusions = {"**/skip.json"};

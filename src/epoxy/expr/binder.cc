@@ -9,6 +9,7 @@
 
 #include "epoxy/expr/cast.h"
 #include "epoxy/expr/evaluator.h"
+#include "epoxy/expr/time_units.h"
 #include "epoxy/expr/type_visit.h"
 
 namespace epoxy::expr {
@@ -260,7 +261,7 @@ class Binder {
           return TypeError(e, fmt::format("an INTERVAL is added to a date or timestamp, not to {}", value->type->ToString()));
         }
         // A date stays a date when the interval has whole days only, as in Spark.
-        TypePtr type = id == TypeId::kDate && micros % 86400000000LL == 0 ? DataType::Date() : DataType::Timestamp();
+        TypePtr type = id == TypeId::kDate && micros % kMicrosPerDay == 0 ? DataType::Date() : DataType::Timestamp();
         if (type->id() == TypeId::kTimestamp) value = CastTo(value, DataType::Timestamp());
         out->op = "add_interval";
         out->args = {value, Expr::Literal(Scalar::Integer(DataType::BigInt(), months)),

@@ -9,14 +9,13 @@
 #include <limits>
 
 #include "epoxy/expr/scalar.h"
+#include "epoxy/expr/time_units.h"
 #include "epoxy/expr/type_visit.h"
 #include "epoxy/types/value_text.h"
 #include "epoxy/vector/builder.h"
 
 namespace epoxy::expr {
 namespace {
-
-constexpr int64_t kMicrosPerDay = 86400000000;
 
 std::string_view Trim(std::string_view s) {
   while (!s.empty() && static_cast<unsigned char>(s.front()) <= ' ') s.remove_prefix(1);
@@ -205,9 +204,8 @@ Scalar CastValue(const Array& input, int64_t i, const TypePtr& to) {
     case TypeId::kTimestamp: {
       int64_t micros = std::get<int64_t>(v.value);
       if (target == TypeId::kString) return Scalar::String(FormatTimestamp(micros));
-      int64_t floor_days = micros >= 0 ? micros / kMicrosPerDay : -((-micros + kMicrosPerDay - 1) / kMicrosPerDay);
-      if (target == TypeId::kDate) return Scalar::Integer(to, floor_days);
-      int64_t seconds = micros >= 0 ? micros / 1000000 : -((-micros + 999999) / 1000000);
+      if (target == TypeId::kDate) return Scalar::Integer(to, FloorDiv(micros, kMicrosPerDay));
+      int64_t seconds = FloorDiv(micros, kMicrosPerSecond);
       if (target == TypeId::kFloat || target == TypeId::kDouble) return Scalar{to, static_cast<double>(micros) / 1e6};
       if (target == TypeId::kBoolean) return Scalar::Boolean(micros != 0);
       return integer(seconds);

@@ -4,17 +4,15 @@
 
 #include <cctype>
 
+#include "epoxy/expr/time_units.h"
 #include "epoxy/types/value_text.h"
 
 namespace epoxy::expr {
 namespace {
 
-constexpr int64_t kMicrosPerDay = 86400000000;
 const char* kMonths[] = {"January", "February", "March",     "April",   "May",      "June",
                          "July",    "August",   "September", "October", "November", "December"};
 const char* kDays[] = {"Thursday", "Friday", "Saturday", "Sunday", "Monday", "Tuesday", "Wednesday"};  // from 1970-01-01
-
-int64_t FloorDiv(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
 
 std::string Padded(int64_t v, int width) {
   std::string s = std::to_string(v < 0 ? -v : v);

@@ -13,16 +13,13 @@
 #include "epoxy/expr/datetime_format.h"
 #include "epoxy/expr/evaluator.h"
 #include "epoxy/expr/spark_hash.h"
+#include "epoxy/expr/time_units.h"
 #include "epoxy/expr/type_visit.h"
 #include "epoxy/types/value_text.h"
 #include "epoxy/vector/builder.h"
 
 namespace epoxy::expr {
 namespace {
-
-constexpr int64_t kMicrosPerDay = 86400000000;
-
-int64_t FloorDiv(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
 
 /// Builds a column row by row: `row(i, builder)` appends one value (or null) per row.
 template <typename Row>
@@ -47,7 +44,6 @@ int64_t Int(const Datum& d, int64_t i) {
     default: return d.array->values<int64_t>()[d.Row(i)];
   }
 }
-double Dbl(const Datum& d, int64_t i) { return d.array->values<double>()[d.Row(i)]; }
 
 Status AppendString(ArrayBuilder* b, std::string_view s) { return static_cast<StringBuilder*>(b)->Append(s); }
 Status AppendInt32(ArrayBuilder* b, int64_t v) { return static_cast<Int32Builder*>(b)->Append(static_cast<int32_t>(v)); }
@@ -505,7 +501,6 @@ Result<Datum> CallFunction(const Expr& e, const std::vector<Datum>& args, int64_
       return timestamp ? AppendInt64(b, out) : AppendInt32(b, FloorDiv(out, kMicrosPerDay));
     }));
   }
-  (void)Dbl;
   return Status::InvalidInput("unknown function '{}'", op);
 }
 

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "epoxy/expr/time_units.h"
 #include "epoxy/types/value_text.h"
 
 namespace epoxy::expr {
@@ -396,7 +397,7 @@ Result<ExprPtr> TokenParser::ParsePrimary() {
         if (!ParseDate(value.text, &days)) {
           return Status::InvalidInput("invalid TIMESTAMP '{}' in '{}'", value.text, source_);
         }
-        micros = int64_t{days} * 86400000000;
+        micros = days * kMicrosPerDay;
       }
       return Expr::Literal(Scalar::Integer(DataType::Timestamp(), micros));
     }

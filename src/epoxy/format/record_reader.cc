@@ -97,6 +97,20 @@ Result<FileFormat> DetectFileFormat(const FileInfo& file) {
   return FileFormat::kCsv;
 }
 
+std::vector<std::string> ListOption(const FormatOptions& options, const std::string& key) {
+  std::vector<std::string> items;
+  auto it = options.find(key);
+  if (it == options.end()) return items;
+  const std::string& text = it->second;
+  for (size_t start = 0; start <= text.size();) {
+    size_t comma = text.find(',', start);
+    if (comma == std::string::npos) comma = text.size();
+    if (comma > start) items.push_back(text.substr(start, comma - start));
+    start = comma + 1;
+  }
+  return items;
+}
+
 Result<bool> BooleanOption(const FormatOptions& options, const std::string& key, bool fallback) {
   auto it = options.find(key);
   if (it == options.end()) return fallback;

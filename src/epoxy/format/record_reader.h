@@ -67,6 +67,8 @@ Result<FileFormat> DetectFileFormat(const FileInfo& file);
 
 /// Reads an option as a boolean ("true"/"false", any case). Absent gives `fallback`.
 Result<bool> BooleanOption(const FormatOptions& options, const std::string& key, bool fallback);
+/// Reads a comma-separated option ("columns=a,b") as its non-empty items. Absent gives none.
+std::vector<std::string> ListOption(const FormatOptions& options, const std::string& key);
 /// Reads an option that must be one character (or "-1"/"" to disable, returned as -1).
 Result<int> CharOption(const FormatOptions& options, const std::string& key, int fallback);
 

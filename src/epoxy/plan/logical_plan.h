@@ -31,7 +31,6 @@ struct ScanSource {
   SchemaPtr data_schema;       // columns in the files
   std::vector<Field> partition_keys;  // after the data columns in the scan's output
   std::string catalog_table;   // "db.table" when it came from the catalog, for explain
-  std::string catalog_uri;     // the catalog to list partitions from ("" for folders)
   bool from_catalog = false;
   int sampled_files = 0;  // folders: how many files the data schema was inferred from
   /// Glue's connection options for file sources: `exclusions` (globs relative to the root; matching

@@ -84,6 +84,11 @@ FileFormat FormatOfClassification(const std::string& classification, bool* known
 
 }  // namespace
 
+bool IsDataFile(const FileInfo& file) {
+  std::string name = Basename(file.path);
+  return file.size > 0 && !name.empty() && name[0] != '_' && name[0] != '.';
+}
+
 Result<std::vector<PartitionDir>> DiscoverPartitions(const std::string& root, std::vector<std::string>* keys) {
   keys->clear();
   std::vector<PartitionDir> out;
@@ -150,8 +155,7 @@ Result<ScanSource> ResolveFileSource(FileFormat format, const std::string& path,
     }
     int taken = 0;
     for (const auto& f : *files) {
-      std::string name = Basename(f.path);
-      if (name.empty() || name[0] == '_' || name[0] == '.' || f.size == 0) continue;  // _SUCCESS, .crc, empty files
+      if (!IsDataFile(f)) continue;
       EPOXY_ASSIGN_OR_RETURN(SchemaPtr schema, SampleSchema(format, f, options));
       merged = merged ? MergeSchemas(*merged, *schema, MergeMode::kCatalog) : schema;
       ++sampled;
@@ -165,14 +169,13 @@ Result<ScanSource> ResolveFileSource(FileFormat format, const std::string& path,
   return source;
 }
 
-Result<ScanSource> ResolveCatalogSource(catalog::CatalogStore& store, const std::string& catalog_uri,
-                                        const std::string& database, const std::string& table) {
+Result<ScanSource> ResolveCatalogSource(catalog::CatalogStore& store, const std::string& database,
+                                        const std::string& table) {
   EPOXY_ASSIGN_OR_RETURN(catalog::Json t, store.GetTable(database, table));
   const catalog::Json sd = t.value("StorageDescriptor", catalog::Json::object());
   const catalog::Json params = t.value("Parameters", catalog::Json::object());
   ScanSource source;
   source.from_catalog = true;
-  source.catalog_uri = catalog_uri;
   source.catalog_table = database + "." + table;
   source.root = sd.value("Location", "");
   while (source.root.size() > 1 && source.root.back() == '/') source.root.pop_back();

@@ -17,13 +17,17 @@ Result<ScanSource> ResolveFileSource(FileFormat format, const std::string& path,
 
 /// A catalog table: its location, format (from `classification`), reader options (from its
 /// SerDe), columns and partition keys.
-Result<ScanSource> ResolveCatalogSource(catalog::CatalogStore& store, const std::string& catalog_uri,
-                                        const std::string& database, const std::string& table);
+Result<ScanSource> ResolveCatalogSource(catalog::CatalogStore& store, const std::string& database,
+                                        const std::string& table);
 
 /// The `key=value` partition folders below `root`, walked folder by folder (no files listed).
 /// `keys` gets the key names of the first one; folders that do not fit are left out. Empty when
 /// `root` has no partition folders.
 Result<std::vector<PartitionDir>> DiscoverPartitions(const std::string& root, std::vector<std::string>* keys);
+
+/// Whether a listed file holds data: not empty, and not named like `_SUCCESS`, `.crc` or other
+/// hidden and marker files.
+bool IsDataFile(const FileInfo& file);
 
 /// Spark's partition value type inference over every value of one key.
 TypePtr InferPartitionType(const std::vector<PartitionDir>& partitions, size_t key);

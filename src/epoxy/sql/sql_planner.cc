@@ -119,7 +119,7 @@ Result<plan::PlanPtr> PlanQuery(const Query& query, const SqlContext& context) {
     } else {
       if (context.catalog == nullptr) return Status::InvalidInput("no catalog to find table {}", from.table);
       std::string db = from.database.empty() ? context.default_database : from.database;
-      EPOXY_ASSIGN_OR_RETURN(source, plan::ResolveCatalogSource(*context.catalog, context.catalog_uri, db, from.table));
+      EPOXY_ASSIGN_OR_RETURN(source, plan::ResolveCatalogSource(*context.catalog, db, from.table));
       qualifiers.push_back(from.table);
     }
     if (!from.alias.empty()) qualifiers.push_back(from.alias);

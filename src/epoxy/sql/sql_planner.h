@@ -44,7 +44,6 @@ Result<Query> ParseQuery(std::string_view text);
 
 struct SqlContext {
   catalog::CatalogStore* catalog = nullptr;  // for db.table (may be null when only files are read)
-  std::string catalog_uri;
   std::string default_database = "default";
 };
 

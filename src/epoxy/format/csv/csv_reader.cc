@@ -367,16 +367,8 @@ class CsvFormat final : public BlockFormat {
 Result<std::unique_ptr<BlockFormat>> MakeCsvFormat(const FormatOptions& options) {
   // "columns" (the engine's projection) is the reader's, not the dialect's.
   FormatOptions dialect_options = options;
-  std::vector<std::string> columns;
-  if (auto it = dialect_options.find("columns"); it != dialect_options.end()) {
-    for (size_t start = 0; start <= it->second.size();) {
-      size_t comma = it->second.find(',', start);
-      if (comma == std::string::npos) comma = it->second.size();
-      if (comma > start) columns.push_back(it->second.substr(start, comma - start));
-      start = comma + 1;
-    }
-    dialect_options.erase(it);
-  }
+  std::vector<std::string> columns = ListOption(options, "columns");
+  dialect_options.erase("columns");
   EPOXY_ASSIGN_OR_RETURN(CsvOptions csv, CsvOptions::FromFormatOptions(dialect_options));
   return std::unique_ptr<BlockFormat>(new CsvFormat(csv, std::move(columns)));
 }

@@ -326,12 +326,7 @@ Result<std::unique_ptr<BlockFormat>> MakeJsonFormat(const FormatOptions& options
       EPOXY_ASSIGN_OR_RETURN(JsonPath p, JsonPath::Parse(value));
       path = std::move(p);
     } else if (key == "columns") {
-      for (size_t start = 0; start <= value.size();) {
-        size_t comma = value.find(',', start);
-        if (comma == std::string::npos) comma = value.size();
-        if (comma > start) columns.push_back(value.substr(start, comma - start));
-        start = comma + 1;
-      }
+      columns = ListOption(options, key);
     } else if (key != "optimizePerformance") {
       return Status::InvalidInput("unknown json option '{}' (known: multiLine, jsonPath, columns)", key);
     }

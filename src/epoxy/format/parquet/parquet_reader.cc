@@ -6,7 +6,6 @@
 #include <cstring>
 #include <deque>
 #include <mutex>
-#include <sstream>
 
 #include "epoxy/format/parquet/assembler.h"
 #include "epoxy/format/parquet/column_chunk_reader.h"
@@ -391,11 +390,7 @@ Result<std::unique_ptr<RecordReader>> MakeParquetReader(std::vector<FileInfo> fi
   bool verify = true;
   for (const auto& [key, value] : options.format_options) {
     if (key == "columns") {
-      std::stringstream ss(value);
-      std::string item;
-      while (std::getline(ss, item, ',')) {
-        if (!item.empty()) columns.push_back(item);
-      }
+      columns = ListOption(options.format_options, key);
     } else if (key == "verifyChecksums") {
       EPOXY_ASSIGN_OR_RETURN(verify, BooleanOption(options.format_options, key, true));
     } else {

@@ -231,7 +231,7 @@ class DictionaryIndex {
  public:
   /// The entry for `v`, appending it to `entries` when new.
   std::pair<uint32_t, bool> FindOrAdd(std::string_view v, std::vector<std::string_view>& entries) {
-    if ((entries.size() + 1) * 2 > slots_.size()) Grow(entries);
+    if ((entries.size() + 1) * 2 > slots_.size()) Grow();
     const uint64_t h = XXH3_64bits(v.data(), v.size());
     size_t mask = slots_.size() - 1;
     for (size_t i = static_cast<size_t>(h) & mask;; i = (i + 1) & mask) {
@@ -252,7 +252,7 @@ class DictionaryIndex {
     uint32_t entry = kEmpty;
   };
 
-  void Grow(const std::vector<std::string_view>& entries) {
+  void Grow() {
     std::vector<Slot> old = std::move(slots_);
     slots_.assign(std::max<size_t>(1024, old.size() * 2), Slot());
     size_t mask = slots_.size() - 1;
@@ -262,7 +262,6 @@ class DictionaryIndex {
       while (slots_[i].entry != kEmpty) i = (i + 1) & mask;
       slots_[i] = s;
     }
-    (void)entries;
   }
 
   std::vector<Slot> slots_;
