@@ -331,6 +331,32 @@ void RleEncoder::Put(uint32_t value) {
   repeat_count_ = 1;
 }
 
+void RleEncoder::PutRun(uint32_t value, int64_t count) {
+  if (count <= 0) return;
+  if (repeat_count_ > 0 && value == repeat_value_) {
+    repeat_count_ += count;
+    return;
+  }
+  EndRun();
+  repeat_value_ = value;
+  repeat_count_ = count;
+}
+
+template <typename T>
+void RleEncoder::PutRuns(const T* values, int64_t n) {
+  int64_t i = 0;
+  while (i < n) {
+    const T v = values[i];
+    int64_t j = i + 1;
+    while (j < n && values[j] == v) ++j;
+    PutRun(static_cast<uint32_t>(v), j - i);
+    i = j;
+  }
+}
+
+void RleEncoder::PutAll(const int16_t* values, int64_t n) { PutRuns(values, n); }
+void RleEncoder::PutAll(const uint32_t* values, int64_t n) { PutRuns(values, n); }
+
 std::string RleEncoder::Finish() {
   EndRun();
   FlushLiterals(true);

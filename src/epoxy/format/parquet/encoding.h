@@ -62,6 +62,12 @@ class RleEncoder {
  public:
   explicit RleEncoder(int bit_width) : bit_width_(bit_width) {}
   void Put(uint32_t value);
+  /// `count` copies of `value`.
+  void PutRun(uint32_t value, int64_t count);
+  /// Every value of `values` in order, taken run by run: levels come in long runs, and a run
+  /// costs one step instead of one call per value.
+  void PutAll(const int16_t* values, int64_t n);
+  void PutAll(const uint32_t* values, int64_t n);
   /// The encoded runs (without a length prefix). Resets the encoder.
   std::string Finish();
 
@@ -70,6 +76,8 @@ class RleEncoder {
   void FlushLiterals(bool final);
   void FlushRepeat();
   void WriteVarint(uint64_t v);
+  template <typename T>
+  void PutRuns(const T* values, int64_t n);
 
   int bit_width_;
   std::string out_;

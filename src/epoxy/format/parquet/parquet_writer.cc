@@ -58,39 +58,83 @@ class Shredder {
  public:
   explicit Shredder(std::vector<LeafBuffer>& leaves) : leaves_(leaves) {}
 
-  /// Rows [0, n) of `array` into the leaves under `node`.
-  Status ShredColumn(const SchemaNode& node, const Array& array) {
-    if (node.kind == SchemaNode::Kind::kPrimitive && node.rep_level == 0) return FlatLeaf(node, array);
-    for (int64_t i = 0; i < array.length(); ++i) EPOXY_RETURN_NOT_OK(Shred(node, array, i, 0));
-    return Status::OK();
+  /// Rows [begin, end) of `array`, a top-level column, into the leaves under `node`.
+  Status ShredColumn(const SchemaNode& node, const Array& array, int64_t begin, int64_t end) {
+    return ShredRange(node, array, begin, end, nullptr, 0);
   }
 
  private:
-  /// A flat column: levels from validity, values in bulk.
-  Status FlatLeaf(const SchemaNode& node, const Array& array) {
+  /// Rows [begin, end) of `array` for `node`, which nothing above repeats: column by column, so a
+  /// leaf's levels and values are appended in loops of one type. `parent_def` (indexed from
+  /// `begin`) is the definition level each row reached above `node`, the parent being present
+  /// where it equals `parent_level`; nullptr when the parent is present in every row.
+  Status ShredRange(const SchemaNode& node, const Array& array, int64_t begin, int64_t end,
+                    const int16_t* parent_def, int16_t parent_level) {
+    switch (node.kind) {
+      case SchemaNode::Kind::kPrimitive: return LeafRange(node, array, begin, end, parent_def, parent_level);
+      case SchemaNode::Kind::kStruct: {
+        std::vector<int16_t> def;
+        const int16_t* child_def = nullptr;
+        if (parent_def != nullptr || array.null_count() > 0) {
+          def.resize(static_cast<size_t>(end - begin));
+          for (int64_t i = begin; i < end; ++i) {
+            EPOXY_ASSIGN_OR_RETURN(def[i - begin], DefOf(node, array, i, parent_def, begin, parent_level));
+          }
+          child_def = def.data();
+        }
+        for (size_t c = 0; c < node.children.size(); ++c) {
+          EPOXY_RETURN_NOT_OK(ShredRange(node.children[c], *array.child(static_cast<int>(c)), begin, end,
+                                         child_def, node.def_level));
+        }
+        return Status::OK();
+      }
+      case SchemaNode::Kind::kList:
+      case SchemaNode::Kind::kMap:
+        for (int64_t i = begin; i < end; ++i) {
+          if (parent_def != nullptr && parent_def[i - begin] != parent_level) {
+            EmitNull(node, 0, parent_def[i - begin]);
+          } else {
+            EPOXY_RETURN_NOT_OK(Shred(node, array, i, 0));
+          }
+        }
+        return Status::OK();
+    }
+    return Status::Internal("unknown schema node kind");
+  }
+
+  /// The definition level row i reaches at `node`.
+  static Result<int16_t> DefOf(const SchemaNode& node, const Array& array, int64_t i,
+                               const int16_t* parent_def, int64_t begin, int16_t parent_level) {
+    if (parent_def != nullptr && parent_def[i - begin] != parent_level) return parent_def[i - begin];
+    if (!array.IsNull(i)) return node.def_level;
+    if (node.def_level == parent_level) return Status::InvalidInput("a null value in required field '{}'", node.name);
+    return static_cast<int16_t>(node.def_level - 1);
+  }
+
+  Status LeafRange(const SchemaNode& node, const Array& array, int64_t begin, int64_t end,
+                   const int16_t* parent_def, int16_t parent_level) {
     LeafBuffer& leaf = leaves_[node.leaf];
-    int64_t n = array.length();
-    bool optional = node.def_level > 0;
-    if (array.null_count() == 0 && BulkCopy(leaf, array)) {
-      if (optional) leaf.def.insert(leaf.def.end(), static_cast<size_t>(n), node.def_level);
+    const int64_t n = end - begin;
+    const bool has_levels = node.def_level > 0;
+    if (parent_def == nullptr && array.null_count() == 0 && BulkCopy(leaf, array, begin, end)) {
+      if (has_levels) leaf.def.insert(leaf.def.end(), static_cast<size_t>(n), node.def_level);
       leaf.num_values += n;
       return Status::OK();
     }
-    for (int64_t i = 0; i < n; ++i) {
-      bool valid = array.IsValid(i);
-      if (optional) leaf.def.push_back(valid ? node.def_level : static_cast<int16_t>(node.def_level - 1));
-      if (valid) {
-        EPOXY_RETURN_NOT_OK(AppendValue(leaf, array, i));
-      } else {
-        ++leaf.num_nulls;
-      }
+    rows_.clear();
+    for (int64_t i = begin; i < end; ++i) {
+      EPOXY_ASSIGN_OR_RETURN(int16_t d, DefOf(node, array, i, parent_def, begin, parent_level));
+      if (has_levels) leaf.def.push_back(d);
+      if (d == node.def_level) rows_.push_back(i);
     }
-    return Status::OK();
+    leaf.num_nulls += n - static_cast<int64_t>(rows_.size());
+    return AppendValues(leaf, array, rows_);
   }
 
-  /// Copies a null-free array whose physical layout matches the leaf's; false when it does not.
-  static bool BulkCopy(LeafBuffer& leaf, const Array& array) {
-    int64_t n = array.length();
+  /// Copies rows [begin, end) of a null-free array whose physical layout matches the leaf's;
+  /// false when it does not.
+  static bool BulkCopy(LeafBuffer& leaf, const Array& array, int64_t begin, int64_t end) {
+    const int64_t n = end - begin;
     switch (array.type_id()) {
       case TypeId::kInt:
       case TypeId::kDate:
@@ -99,24 +143,70 @@ class Shredder {
       case TypeId::kFloat:
       case TypeId::kDouble: {
         int width = array.type()->byte_width();
-        leaf.fixed.append(reinterpret_cast<const char*>(array.buffers()[1]->data()) + array.offset() * width,
+        leaf.fixed.append(reinterpret_cast<const char*>(array.buffers()[1]->data()) + (array.offset() + begin) * width,
                           static_cast<size_t>(n * width));
         return true;
       }
       case TypeId::kString:
       case TypeId::kBinary: {
-        const int32_t* o = array.offsets();
+        const int32_t* o = array.offsets() + begin;
         uint64_t base = leaf.bytes.size();
         if (base + static_cast<uint64_t>(o[n] - o[0]) > UINT32_MAX) return false;
         leaf.bytes.append(reinterpret_cast<const char*>(array.buffers()[2]->data()) + o[0],
                           static_cast<size_t>(o[n] - o[0]));
+        size_t at = leaf.offsets.size();
+        leaf.offsets.resize(at + static_cast<size_t>(n));
         for (int64_t i = 1; i <= n; ++i) {
-          leaf.offsets.push_back(static_cast<uint32_t>(base + static_cast<uint64_t>(o[i] - o[0])));
+          leaf.offsets[at + i - 1] = static_cast<uint32_t>(base + static_cast<uint64_t>(o[i] - o[0]));
         }
         return true;
       }
       default: return false;
     }
+  }
+
+  /// Appends the values at `rows` (all non-null): one type dispatch for the lot.
+  Status AppendValues(LeafBuffer& leaf, const Array& array, const std::vector<int64_t>& rows) {
+    switch (array.type_id()) {
+      case TypeId::kString:
+      case TypeId::kBinary: {
+        const int32_t* o = array.offsets();
+        const char* data = reinterpret_cast<const char*>(array.buffers()[2]->data());
+        uint64_t total = leaf.bytes.size();
+        for (int64_t i : rows) total += static_cast<uint64_t>(o[i + 1] - o[i]);
+        if (total > UINT32_MAX) return Status::OutOfMemory("a column chunk of one row group exceeds 4 GiB");
+        leaf.bytes.reserve(total);
+        for (int64_t i : rows) {
+          leaf.bytes.append(data + o[i], static_cast<size_t>(o[i + 1] - o[i]));
+          leaf.offsets.push_back(static_cast<uint32_t>(leaf.bytes.size()));
+        }
+        leaf.num_values += static_cast<int64_t>(rows.size());
+        return Status::OK();
+      }
+      case TypeId::kBigInt:
+      case TypeId::kTimestamp: return AppendFixed<int64_t, int64_t>(leaf, array, rows);
+      case TypeId::kInt:
+      case TypeId::kDate: return AppendFixed<int32_t, int32_t>(leaf, array, rows);
+      case TypeId::kDouble: return AppendFixed<double, double>(leaf, array, rows);
+      default:
+        for (int64_t i : rows) EPOXY_RETURN_NOT_OK(AppendValue(leaf, array, i));
+        return Status::OK();
+    }
+  }
+
+  template <typename From, typename To>
+  static Status AppendFixed(LeafBuffer& leaf, const Array& array, const std::vector<int64_t>& rows) {
+    const From* v = array.values<From>();
+    size_t at = leaf.fixed.size();
+    leaf.fixed.resize(at + rows.size() * sizeof(To));
+    char* out = leaf.fixed.data() + at;
+    for (int64_t i : rows) {
+      To x = static_cast<To>(v[i]);
+      std::memcpy(out, &x, sizeof(To));
+      out += sizeof(To);
+    }
+    leaf.num_values += static_cast<int64_t>(rows.size());
+    return Status::OK();
   }
 
   void EmitNull(const SchemaNode& node, int16_t rep, int16_t def) {
@@ -221,6 +311,7 @@ class Shredder {
   }
 
   std::vector<LeafBuffer>& leaves_;
+  std::vector<int64_t> rows_;  // the present rows of the leaf being shredded
 };
 
 /// Running min/max of a chunk or page, in the column's sort order.
@@ -521,7 +612,7 @@ class ChunkEncoder {
     std::string body;
     auto levels = [&](const std::vector<int16_t>& lv, int16_t max) {
       RleEncoder enc(BitWidth(static_cast<uint64_t>(max)));
-      for (int64_t i = first; i < last; ++i) enc.Put(static_cast<uint32_t>(lv[i]));
+      enc.PutAll(lv.data() + first, last - first);
       std::string encoded = enc.Finish();
       uint32_t len = static_cast<uint32_t>(encoded.size());
       body.append(reinterpret_cast<const char*>(&len), 4);
@@ -547,7 +638,7 @@ class ChunkEncoder {
       int width = BitWidth(dictionary_.empty() ? 0 : dictionary_.size() - 1);
       body.push_back(static_cast<char>(width));
       RleEncoder enc(width);
-      for (int64_t k = first_value; k < last_value; ++k) enc.Put(indices_[static_cast<size_t>(k)]);
+      enc.PutAll(indices_.data() + first_value, last_value - first_value);
       body += enc.Finish();
     } else if (leaf_.physical == PhysicalType::kBoolean) {
       size_t start = body.size();
@@ -628,13 +719,11 @@ class ParquetWriter::Impl {
     }
     // Large batches go in slices, so that row groups keep near their target size.
     constexpr int64_t kSliceRows = 1024;
+    Shredder shredder(leaves_);
     for (int64_t start = 0; start < batch.num_rows(); start += kSliceRows) {
       int64_t n = std::min(kSliceRows, batch.num_rows() - start);
-      BatchPtr slice = n == batch.num_rows() ? nullptr : batch.Slice(start, n);
-      const Batch& part = slice ? *slice : batch;
-      Shredder shredder(leaves_);
-      for (int c = 0; c < part.num_columns(); ++c) {
-        EPOXY_RETURN_NOT_OK(shredder.ShredColumn(file_schema_->fields[c], *part.column(c)));
+      for (int c = 0; c < batch.num_columns(); ++c) {
+        EPOXY_RETURN_NOT_OK(shredder.ShredColumn(file_schema_->fields[c], *batch.column(c), start, start + n));
       }
       buffered_rows_ += n;
       int64_t bytes = 0;
