@@ -62,6 +62,13 @@ Result<AdaptiveBuilder::Member*> AdaptiveBuilder::Select(TypeId kind) {
     k = static_cast<int>(members_.size()) - 1;
   }
   last_member_ = k;
+  if (members_.size() == 1 && members_[0]->scalar) {
+    sole_kind_ = kind;
+    sole_scalar_ = members_[0]->scalar.get();
+  } else {
+    sole_kind_ = TypeId::kNull;
+    sole_scalar_ = nullptr;
+  }
   if (members_.size() > 1) {
     for (size_t i = 0; i < members_.size(); ++i) {
       if (static_cast<int>(i) != k) EPOXY_RETURN_NOT_OK(members_[i]->AppendNull());
@@ -88,29 +95,9 @@ Status AdaptiveBuilder::AppendNulls(int64_t n) {
   return Status::OK();
 }
 
-Status AdaptiveBuilder::AppendBool(bool value) {
-  EPOXY_ASSIGN_OR_RETURN(Member * m, Select(TypeId::kBoolean));
-  return static_cast<BooleanBuilder*>(m->scalar.get())->Append(value);
-}
-
-Status AdaptiveBuilder::AppendInt64(int64_t value) {
-  EPOXY_ASSIGN_OR_RETURN(Member * m, Select(TypeId::kBigInt));
-  return static_cast<Int64Builder*>(m->scalar.get())->Append(value);
-}
-
-Status AdaptiveBuilder::AppendUInt64(uint64_t value) {
-  EPOXY_ASSIGN_OR_RETURN(Member * m, Select(TypeId::kDecimal));
-  return static_cast<DecimalBuilder*>(m->scalar.get())->Append(static_cast<__int128>(value));
-}
-
-Status AdaptiveBuilder::AppendDouble(double value) {
-  EPOXY_ASSIGN_OR_RETURN(Member * m, Select(TypeId::kDouble));
-  return static_cast<DoubleBuilder*>(m->scalar.get())->Append(value);
-}
-
-Status AdaptiveBuilder::AppendString(std::string_view value) {
-  EPOXY_ASSIGN_OR_RETURN(Member * m, Select(TypeId::kString));
-  return static_cast<StringBuilder*>(m->scalar.get())->Append(value);
+Result<ArrayBuilder*> AdaptiveBuilder::SelectScalar(TypeId kind) {
+  EPOXY_ASSIGN_OR_RETURN(Member * m, Select(kind));
+  return m->scalar.get();
 }
 
 Result<AdaptiveStruct*> AdaptiveBuilder::AppendStruct() {
@@ -139,6 +126,8 @@ Result<ArrayPtr> AdaptiveBuilder::Finish() {
   }
   members_.clear();
   last_member_ = -1;
+  sole_kind_ = TypeId::kNull;
+  sole_scalar_ = nullptr;
   length_ = 0;
   if (children.empty()) {
     EPOXY_RETURN_NOT_OK(member_ids_.Resize(0));
@@ -162,27 +151,21 @@ Result<ArrayPtr> AdaptiveBuilder::Finish() {
 AdaptiveStruct::AdaptiveStruct(MemoryPool* pool) : pool_(pool), validity_(pool) {}
 AdaptiveStruct::~AdaptiveStruct() = default;
 
-Result<AdaptiveBuilder*> AdaptiveStruct::Field(std::string_view name) {
+Result<AdaptiveBuilder*> AdaptiveStruct::FieldByName(std::string_view name) {
   int i = -1;
-  if (cursor_ < names_.size() && names_[cursor_] == name) {
-    i = static_cast<int>(cursor_);
+  auto it = index_.find(std::string(name));
+  if (it != index_.end()) {
+    i = it->second;
   } else {
-    auto it = index_.find(std::string(name));
-    if (it != index_.end()) {
-      i = it->second;
-    } else {
-      i = static_cast<int>(names_.size());
-      names_.emplace_back(name);
-      fields_.push_back(std::make_unique<AdaptiveBuilder>(pool_));
-      last_row_.push_back(-1);
-      index_.emplace(std::string(name), i);
-      EPOXY_RETURN_NOT_OK(fields_.back()->AppendNulls(length_));
-    }
+    i = static_cast<int>(names_.size());
+    names_.emplace_back(name);
+    fields_.push_back(std::make_unique<AdaptiveBuilder>(pool_));
+    last_row_.push_back(-1);
+    index_.emplace(std::string(name), i);
+    EPOXY_RETURN_NOT_OK(fields_.back()->AppendNulls(length_));
   }
   cursor_ = static_cast<size_t>(i) + 1;
-  if (last_row_[i] == length_) return nullptr;  // duplicate key in one object
-  last_row_[i] = length_;
-  return fields_[i].get();
+  return Take(static_cast<size_t>(i));
 }
 
 Status AdaptiveStruct::EndRow() {

@@ -10,6 +10,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "epoxy/common/bytes.h"
 #include "epoxy/vector/builder.h"
 
 namespace epoxy {
@@ -31,12 +32,14 @@ class AdaptiveBuilder {
 
   Status AppendNull();
   Status AppendNulls(int64_t n);
-  Status AppendBool(bool value);
-  Status AppendInt64(int64_t value);
+  Status AppendBool(bool value) { return AppendScalar<BooleanBuilder>(TypeId::kBoolean, value); }
+  Status AppendInt64(int64_t value) { return AppendScalar<Int64Builder>(TypeId::kBigInt, value); }
   /// An integer beyond int64 (up to 2^64 - 1), stored as decimal(20,0).
-  Status AppendUInt64(uint64_t value);
-  Status AppendDouble(double value);
-  Status AppendString(std::string_view value);
+  Status AppendUInt64(uint64_t value) {
+    return AppendScalar<DecimalBuilder>(TypeId::kDecimal, static_cast<__int128>(value));
+  }
+  Status AppendDouble(double value) { return AppendScalar<DoubleBuilder>(TypeId::kDouble, value); }
+  Status AppendString(std::string_view value) { return AppendScalar<StringBuilder>(TypeId::kString, value); }
   /// Starts a struct value; the returned pointer stays valid until Finish().
   Result<AdaptiveStruct*> AppendStruct();
   Result<AdaptiveList*> AppendList();
@@ -48,12 +51,29 @@ class AdaptiveBuilder {
   struct Member;
   /// Selects (creating if needed) the member of `kind` and records the row's member index.
   Result<Member*> Select(TypeId kind);
+  Result<ArrayBuilder*> SelectScalar(TypeId kind);
+
+  /// The common case inline: a column of one scalar type so far.
+  template <typename Builder, typename Value>
+  Status AppendScalar(TypeId kind, Value value) {
+    ArrayBuilder* b;
+    if (sole_kind_ == kind) {
+      ++length_;
+      b = sole_scalar_;
+    } else {
+      EPOXY_ASSIGN_OR_RETURN(b, SelectScalar(kind));
+    }
+    return static_cast<Builder*>(b)->Append(value);
+  }
 
   MemoryPool* pool_;
   int64_t length_ = 0;
   std::vector<std::unique_ptr<Member>> members_;
   BufferBuilder member_ids_;  // int8 per row, kept once there are two members
   int last_member_ = -1;
+  // The only member when it is a scalar (kind kNull otherwise, which no member has).
+  TypeId sole_kind_ = TypeId::kNull;
+  ArrayBuilder* sole_scalar_ = nullptr;
 };
 
 /// The struct member of an AdaptiveBuilder: fields in order of first appearance.
@@ -64,7 +84,15 @@ class AdaptiveStruct {
 
   /// The builder for field `name` in the current row, created (and back-filled with nulls) on
   /// first sight; nullptr when the row already set that field (a duplicate key: the first wins).
-  Result<AdaptiveBuilder*> Field(std::string_view name);
+  Result<AdaptiveBuilder*> Field(std::string_view name) {
+    // Inline for the common case: records repeat the key order, so the expected field matches.
+    const size_t i = cursor_;
+    if (i < names_.size() && EqualBytes(names_[i], name)) {
+      cursor_ = i + 1;
+      return Take(i);
+    }
+    return FieldByName(name);
+  }
   /// Pads the fields this row did not set and closes the row.
   Status EndRow();
   Status AppendNullRow();
@@ -77,6 +105,13 @@ class AdaptiveStruct {
   Result<BatchPtr> FinishBatch();
 
  private:
+  Result<AdaptiveBuilder*> FieldByName(std::string_view name);
+  /// Field i's builder for this row; nullptr when the row already set it.
+  AdaptiveBuilder* Take(size_t i) {
+    if (last_row_[i] == length_) return nullptr;  // duplicate key in one object
+    last_row_[i] = length_;
+    return fields_[i].get();
+  }
   Result<std::vector<ArrayPtr>> FinishFields(std::vector<epoxy::Field>* fields);
 
   MemoryPool* pool_;

@@ -49,6 +49,27 @@ TEST(JsonReaderTest, BadLinesAreErrorRecordsWithLineNumbers) {
   EXPECT_NE(out.errors[0].reason.find("invalid JSON"), std::string::npos);
 }
 
+TEST(JsonReaderTest, AValueAcrossLinesIsTwoBadLines) {
+  // Valid JSON as a document, but JSON Lines reads line by line (as Spark does).
+  auto out = Json("{\"a\":1}\n{\"a\":\n2}\n  \n{\"a\":3}\n");
+  EXPECT_THAT(out.rows, ElementsAre(R"({"a":1})", R"({"a":3})"));
+  ASSERT_EQ(out.errors.size(), 2u);
+  EXPECT_EQ(out.errors[0].line, 2);
+  EXPECT_EQ(out.errors[1].line, 3);
+}
+
+TEST(JsonReaderTest, LineNumbersCountEarlierBlocks) {
+  // Good blocks go through the whole-block path; the bad line's number must still count them.
+  std::string text;
+  for (int i = 0; i < 500; ++i) text += "{\"a\":" + std::to_string(i) + "}\n\n";
+  text += "{\"a\" 1}\n{\"a\":2}\n";
+  auto out = Json(text, {}, /*block_size=*/256);
+  ASSERT_TRUE(out.status.ok()) << out.status.ToString();
+  EXPECT_EQ(out.rows.size(), 501u);
+  ASSERT_EQ(out.errors.size(), 1u);
+  EXPECT_EQ(out.errors[0].line, 1001);
+}
+
 TEST(JsonReaderTest, TopLevelShapes) {
   // An array of objects: a record per element; scalars and arrays of scalars: {"value": ...}.
   EXPECT_THAT(Json("[{\"a\":1},{\"a\":2}]\n").rows, ElementsAre(R"({"a":1})", R"({"a":2})"));

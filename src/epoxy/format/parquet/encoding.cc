@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <type_traits>
 
 namespace epoxy::parquet {
 namespace {
@@ -342,14 +343,42 @@ void RleEncoder::PutRun(uint32_t value, int64_t count) {
   repeat_count_ = count;
 }
 
+namespace {
+/// The end of the run of equal values starting at i; compares eight bytes at a time, since
+/// definition levels are mostly one long run.
+template <typename T>
+int64_t RunEnd(const T* values, int64_t i, int64_t n) {
+  static_assert(sizeof(T) == 2 || sizeof(T) == 4);
+  const T v = values[i];
+  uint64_t pattern = static_cast<std::make_unsigned_t<T>>(v);
+  for (size_t width = sizeof(T) * 8; width < 64; width *= 2) pattern |= pattern << width;
+  constexpr int64_t kPerWord = 8 / sizeof(T);
+  int64_t j = i + 1;
+  while (j + kPerWord <= n) {
+    uint64_t word;
+    std::memcpy(&word, values + j, 8);
+    if (word != pattern) break;
+    j += kPerWord;
+  }
+  while (j < n && values[j] == v) ++j;
+  return j;
+}
+}  // namespace
+
 template <typename T>
 void RleEncoder::PutRuns(const T* values, int64_t n) {
   int64_t i = 0;
   while (i < n) {
     const T v = values[i];
-    int64_t j = i + 1;
-    while (j < n && values[j] == v) ++j;
-    PutRun(static_cast<uint32_t>(v), j - i);
+    const int64_t j = RunEnd(values, i, n);
+    if (j - i >= 8 || (repeat_count_ > 0 && static_cast<uint32_t>(v) == repeat_value_)) {
+      PutRun(static_cast<uint32_t>(v), j - i);
+    } else {
+      // Too short for a run of its own: straight into the literals.
+      EndRun();
+      literals_.insert(literals_.end(), values + i, values + j);
+      if (literals_.size() >= 504) FlushLiterals(false);  // keep runs to a one-byte header
+    }
     i = j;
   }
 }

@@ -8,9 +8,16 @@
 namespace epoxy::parquet {
 namespace {
 
-std::vector<uint32_t> RoundTrip(const std::vector<uint32_t>& values, int width) {
+std::vector<uint32_t> RoundTrip(const std::vector<uint32_t>& values, int width, bool bulk = false) {
   RleEncoder enc(width);
-  for (uint32_t v : values) enc.Put(v);
+  if (bulk) {
+    // In pieces, so that runs continue across calls.
+    for (size_t at = 0; at < values.size(); at += 37) {
+      enc.PutAll(values.data() + at, static_cast<int64_t>(std::min<size_t>(37, values.size() - at)));
+    }
+  } else {
+    for (uint32_t v : values) enc.Put(v);
+  }
   std::string bytes = enc.Finish();
   std::vector<uint32_t> out(values.size());
   RleDecoder dec(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size(), width);
@@ -29,7 +36,27 @@ TEST(EncodingTest, RleHybridRoundTrips) {
       for (int i = 0; i < len; ++i) values.push_back(rng() % 3 == 0 ? (rng() & mask) : v);
     }
     EXPECT_EQ(RoundTrip(values, width), values) << "width " << width;
+    EXPECT_EQ(RoundTrip(values, width, /*bulk=*/true), values) << "bulk, width " << width;
   }
+}
+
+TEST(EncodingTest, BulkLevelsMatchOneByOne) {
+  std::mt19937 rng(11);
+  std::vector<int16_t> levels;
+  for (int run = 0; run < 500; ++run) {
+    int16_t v = static_cast<int16_t>(rng() % 3);
+    int len = run % 5 == 0 ? static_cast<int>(rng() % 2000) : static_cast<int>(rng() % 9) + 1;
+    levels.insert(levels.end(), static_cast<size_t>(len), v);
+  }
+  RleEncoder one(2), bulk(2);
+  for (int16_t v : levels) one.Put(static_cast<uint32_t>(v));
+  bulk.PutAll(levels.data(), static_cast<int64_t>(levels.size()));
+  std::string bytes = bulk.Finish();
+  std::vector<uint32_t> out(levels.size());
+  RleDecoder dec(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size(), 2);
+  ASSERT_TRUE(dec.Decode(out.data(), static_cast<int64_t>(out.size())).ok());
+  for (size_t i = 0; i < levels.size(); ++i) ASSERT_EQ(out[i], static_cast<uint32_t>(levels[i])) << i;
+  EXPECT_LE(bytes.size(), one.Finish().size() + 8);  // no worse than value by value
 }
 
 TEST(EncodingTest, KnownBytesFromTheSpecification) {

@@ -140,58 +140,65 @@ Result<BufferPtr> DecompressPage(int32_t codec, std::string_view in, int64_t siz
   return builder.Finish();
 }
 
-Status CompressPage(Codec codec, std::string_view in, std::string* out) {
+namespace {
+/// `n` writable bytes at the start of `*scratch`, which grows but never shrinks: a writer reusing
+/// it pays for zero-filling once, not per page.
+char* Room(std::string* scratch, size_t n) {
+  if (scratch->size() < n) scratch->resize(n);
+  return scratch->data();
+}
+}  // namespace
+
+Result<std::string_view> CompressPage(Codec codec, std::string_view in, std::string* scratch) {
   switch (codec) {
-    case Codec::kUncompressed: out->assign(in); return Status::OK();
+    case Codec::kUncompressed: return in;
     case Codec::kSnappy: {
-      out->resize(snappy::MaxCompressedLength(in.size()));
+      char* out = Room(scratch, snappy::MaxCompressedLength(in.size()));
       size_t n = 0;
-      snappy::RawCompress(in.data(), in.size(), out->data(), &n);
-      out->resize(n);
-      return Status::OK();
+      snappy::RawCompress(in.data(), in.size(), out, &n);
+      return std::string_view(out, n);
     }
     case Codec::kGzip: {
       z_stream s{};
       if (deflateInit2(&s, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
         return Status::Internal("deflateInit2 failed");
       }
-      out->resize(deflateBound(&s, in.size()) + 32);
+      size_t room = deflateBound(&s, in.size()) + 32;
+      char* out = Room(scratch, room);
       s.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data()));
       s.avail_in = static_cast<uInt>(in.size());
-      s.next_out = reinterpret_cast<Bytef*>(out->data());
-      s.avail_out = static_cast<uInt>(out->size());
+      s.next_out = reinterpret_cast<Bytef*>(out);
+      s.avail_out = static_cast<uInt>(room);
       int rc = deflate(&s, Z_FINISH);
-      out->resize(s.total_out);
+      size_t n = s.total_out;
       deflateEnd(&s);
       if (rc != Z_STREAM_END) return Status::Internal("gzip compression failed");
-      return Status::OK();
+      return std::string_view(out, n);
     }
     case Codec::kZstd: {
-      out->resize(ZSTD_compressBound(in.size()));
-      size_t n = ZSTD_compress(out->data(), out->size(), in.data(), in.size(), 1);
+      size_t room = ZSTD_compressBound(in.size());
+      char* out = Room(scratch, room);
+      size_t n = ZSTD_compress(out, room, in.data(), in.size(), 1);
       if (ZSTD_isError(n)) return Status::Internal("zstd compression failed: {}", ZSTD_getErrorName(n));
-      out->resize(n);
-      return Status::OK();
+      return std::string_view(out, n);
     }
     case Codec::kLz4Raw: {
-      out->resize(static_cast<size_t>(LZ4_compressBound(static_cast<int>(in.size()))));
-      int n = LZ4_compress_default(in.data(), out->data(), static_cast<int>(in.size()),
-                                   static_cast<int>(out->size()));
+      int room = LZ4_compressBound(static_cast<int>(in.size()));
+      char* out = Room(scratch, static_cast<size_t>(room));
+      int n = LZ4_compress_default(in.data(), out, static_cast<int>(in.size()), room);
       if (n <= 0 && !in.empty()) return Status::Internal("lz4 compression failed");
-      out->resize(static_cast<size_t>(n));
-      return Status::OK();
+      return std::string_view(out, static_cast<size_t>(n));
     }
     case Codec::kBrotli: {
       size_t n = BrotliEncoderMaxCompressedSize(in.size());
-      out->resize(n == 0 ? in.size() + 1024 : n);
-      n = out->size();
+      if (n == 0) n = in.size() + 1024;
+      char* out = Room(scratch, n);
       if (!BrotliEncoderCompress(5, BROTLI_DEFAULT_WINDOW, BROTLI_MODE_GENERIC, in.size(),
                                  reinterpret_cast<const uint8_t*>(in.data()), &n,
-                                 reinterpret_cast<uint8_t*>(out->data()))) {
+                                 reinterpret_cast<uint8_t*>(out))) {
         return Status::Internal("brotli compression failed");
       }
-      out->resize(n);
-      return Status::OK();
+      return std::string_view(out, n);
     }
     default: return Status::NotSupported("writing {} pages is not supported", CodecName(static_cast<int32_t>(codec)));
   }

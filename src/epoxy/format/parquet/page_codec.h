@@ -16,8 +16,9 @@ namespace epoxy::parquet {
 /// limit fails with OutOfMemory before anything is inflated.
 Result<BufferPtr> DecompressPage(int32_t codec, std::string_view input, int64_t uncompressed_size);
 
-/// Compresses one page body. Supported for writing: none, snappy, gzip, zstd, lz4_raw, brotli.
-Status CompressPage(Codec codec, std::string_view input, std::string* output);
+/// Compresses one page body: the result is `input` itself (none) or a view into `*scratch`, which
+/// the caller keeps across pages. Supported for writing: none, snappy, gzip, zstd, lz4_raw, brotli.
+Result<std::string_view> CompressPage(Codec codec, std::string_view input, std::string* scratch);
 
 /// Parses a --compression name ("snappy", "zstd", "gzip", "lz4_raw", "brotli", "none").
 Result<Codec> ParseCodecName(std::string_view name);

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <unordered_map>
 
+#include "epoxy/common/bytes.h"
 #include "epoxy/common/thread_pool.h"
 #include "epoxy/format/parquet/encoding.h"
 #include "epoxy/format/parquet/page_codec.h"
@@ -315,33 +316,55 @@ class Shredder {
 };
 
 /// Running min/max of a chunk or page, in the column's sort order.
-/// The dictionary's lookup: open addressing over entry numbers with their 64-bit hashes kept
-/// beside them, so a probe compares bytes only when the hashes agree (a node-based map chased a
-/// pointer and compared keys per value).
+/// The dictionary's lookup: open addressing over entry numbers with a 64-bit key kept beside
+/// each, so a probe compares bytes only when the keys agree (a node-based map chased a pointer and
+/// compared keys per value). Values of up to 8 bytes are their own key and need no byte compare.
+template <bool kSmallFixed>
 class DictionaryIndex {
  public:
   /// The entry for `v`, appending it to `entries` when new.
   std::pair<uint32_t, bool> FindOrAdd(std::string_view v, std::vector<std::string_view>& entries) {
     if ((entries.size() + 1) * 2 > slots_.size()) Grow();
-    const uint64_t h = XXH3_64bits(v.data(), v.size());
-    size_t mask = slots_.size() - 1;
-    for (size_t i = static_cast<size_t>(h) & mask;; i = (i + 1) & mask) {
+    const uint64_t key = KeyOf(v);
+    const size_t mask = slots_.size() - 1;
+    for (size_t i = Position(key) & mask;; i = (i + 1) & mask) {
       Slot& slot = slots_[i];
       if (slot.entry == kEmpty) {
-        slot = {h, static_cast<uint32_t>(entries.size())};
+        slot = {key, static_cast<uint32_t>(entries.size())};
         entries.push_back(v);
         return {slot.entry, true};
       }
-      if (slot.hash == h && entries[slot.entry] == v) return {slot.entry, false};
+      if (slot.key == key && (kSmallFixed || EqualBytes(entries[slot.entry], v))) return {slot.entry, false};
     }
   }
 
  private:
   static constexpr uint32_t kEmpty = UINT32_MAX;
   struct Slot {
-    uint64_t hash = 0;
+    uint64_t key = 0;
     uint32_t entry = kEmpty;
   };
+
+  static uint64_t KeyOf(std::string_view v) {
+    if constexpr (kSmallFixed) {
+      uint64_t x = 0;
+      std::memcpy(&x, v.data(), v.size());
+      return x;
+    } else {
+      return XXH3_64bits(v.data(), v.size());
+    }
+  }
+  /// Where a key's probe starts: hashes are spread already, raw values are mixed first.
+  static size_t Position(uint64_t key) {
+    if constexpr (kSmallFixed) {  // a 64-bit finalizer: doubles keep their entropy in high bits
+      key ^= key >> 33;
+      key *= 0xff51afd7ed558ccdULL;
+      key ^= key >> 33;
+      key *= 0xc4ceb9fe1a85ec53ULL;
+      key ^= key >> 33;
+    }
+    return static_cast<size_t>(key);
+  }
 
   void Grow() {
     std::vector<Slot> old = std::move(slots_);
@@ -349,7 +372,7 @@ class DictionaryIndex {
     size_t mask = slots_.size() - 1;
     for (const Slot& s : old) {
       if (s.entry == kEmpty) continue;
-      size_t i = static_cast<size_t>(s.hash) & mask;
+      size_t i = Position(s.key) & mask;
       while (slots_[i].entry != kEmpty) i = (i + 1) & mask;
       slots_[i] = s;
     }
@@ -450,6 +473,16 @@ struct EncodedChunk {
   ColumnIndex column_index;
   bool column_index_valid = true;
 };
+
+/// Page buffers kept by each encoding thread, so that pages reuse memory already faulted in.
+struct PageScratch {
+  std::string body;
+  std::string compressed;
+};
+PageScratch& Scratch() {
+  thread_local PageScratch scratch;
+  return scratch;
+}
 
 class ChunkEncoder {
  public:
@@ -552,37 +585,46 @@ class ChunkEncoder {
   void BuildDictionary() {
     use_dictionary_ = false;
     if (leaf_.physical == PhysicalType::kBoolean || leaf_.num_values == 0) return;
-    DictionaryIndex index;
+    const int64_t width = EstimateValueBytes();
+    use_dictionary_ = width > 0 && width <= 8 ? BuildDictionaryWith<DictionaryIndex<true>>()
+                                              : BuildDictionaryWith<DictionaryIndex<false>>();
+    if (!use_dictionary_) {
+      dictionary_.clear();
+      indices_.clear();
+    }
+  }
+
+  /// False when the dictionary is not worth it: it outgrows its page, or values barely repeat.
+  template <typename Index>
+  bool BuildDictionaryWith() {
+    Index index;
     int64_t dict_bytes = 0;
+    const int64_t length_prefix = leaf_.physical == PhysicalType::kByteArray ? 4 : 0;
     indices_.resize(static_cast<size_t>(leaf_.num_values));
     for (int64_t k = 0; k < leaf_.num_values; ++k) {
       std::string_view v = Value(k);
       auto [entry, inserted] = index.FindOrAdd(v, dictionary_);
       if (inserted) {
-        dict_bytes += static_cast<int64_t>(v.size()) + (leaf_.physical == PhysicalType::kByteArray ? 4 : 0);
-        // Give up when the dictionary outgrows its page, or when values barely repeat.
+        dict_bytes += static_cast<int64_t>(v.size()) + length_prefix;
         if (dict_bytes > options_.dictionary_bytes ||
             (k >= 10000 && static_cast<int64_t>(dictionary_.size()) * 2 > k)) {
-          dictionary_.clear();
-          indices_.clear();
-          return;
+          return false;
         }
       }
       indices_[static_cast<size_t>(k)] = entry;
     }
-    use_dictionary_ = true;
+    return true;
   }
 
   Status AppendPage(const PageHeader& header_in, const std::string& body, EncodedChunk* out) {
-    std::string compressed;
-    EPOXY_RETURN_NOT_OK(CompressPage(options_.codec, body, &compressed));
+    EPOXY_ASSIGN_OR_RETURN(std::string_view compressed, CompressPage(options_.codec, body, &Scratch().compressed));
     PageHeader header = header_in;
     header.uncompressed_page_size = static_cast<int32_t>(body.size());
     header.compressed_page_size = static_cast<int32_t>(compressed.size());
     std::string encoded = EncodePageHeader(header);
     uncompressed_total_ += static_cast<int64_t>(encoded.size() + body.size());
     out->bytes += encoded;
-    out->bytes += compressed;
+    out->bytes.append(compressed);
     last_page_size_ = static_cast<int32_t>(encoded.size() + compressed.size());
     return Status::OK();
   }
@@ -609,7 +651,8 @@ class ChunkEncoder {
   Status WriteDataPage(int64_t first, int64_t last, int64_t first_value, int64_t last_value,
                        int64_t first_row, int64_t rows, StatsAccumulator* chunk_stats,
                        EncodedChunk* out) {
-    std::string body;
+    std::string& body = Scratch().body;
+    body.clear();
     auto levels = [&](const std::vector<int16_t>& lv, int16_t max) {
       RleEncoder enc(BitWidth(static_cast<uint64_t>(max)));
       enc.PutAll(lv.data() + first, last - first);
