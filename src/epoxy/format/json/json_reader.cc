@@ -254,8 +254,14 @@ class JsonFormat final : public BlockFormat {
   /// caller drops the records and goes line by line, which names each bad line.
   Result<bool> ParseLinesAtOnce(const char* data, size_t size, AdaptiveStruct* records,
                                 ThreadScratch& scratch, int64_t* num_newlines) const {
+    // Stage 1 runs on batches of 1 MiB, which keeps the parser's buffers small; a line longer
+    // than a batch fails here and goes line by line.
+    constexpr size_t kBatch = 1 << 20;
+    scratch.parser.threaded = false;  // the pool already keeps every core busy
     simdjson::dom::document_stream stream;
-    if (scratch.parser.parse_many(data, size, std::max<size_t>(size, 1 << 16)).get(stream)) return false;
+    if (scratch.parser.parse_many(data, size, std::min(kBatch, std::max<size_t>(size, 1 << 16))).get(stream)) {
+      return false;
+    }
     int64_t newlines = 0;
     size_t gap_start = 0;  // where the text after the previous document begins
     bool first = true;
