@@ -63,7 +63,7 @@ ParallelBlockReader::ParallelBlockReader(std::unique_ptr<BlockFormat> format,
       files_(std::move(files)),
       options_(options),
       pool_(options.pool ? options.pool : &ThreadPool::Default()),
-      window_(static_cast<size_t>(pool_->num_threads()) * 2 + 1) {}
+      window_(static_cast<size_t>(pool_->num_threads()) * 8 + 1) {}
 
 ParallelBlockReader::~ParallelBlockReader() {
   // Tasks hold their slot and block; wait so that none outlives the format they call.

@@ -6,6 +6,7 @@
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
+#include <atomic>
 #include <cmath>
 #include <cstring>
 #include <unordered_map>
@@ -740,6 +741,8 @@ class ChunkEncoder {
 }  // namespace
 
 class ParquetWriter::Impl {
+  struct PendingRowGroup;
+
  public:
   Impl(std::unique_ptr<FileWriter> sink, SchemaPtr schema, const ParquetWriteOptions& options)
       : sink_(std::move(sink)), schema_(std::move(schema)), options_(options) {}
@@ -776,34 +779,50 @@ class ParquetWriter::Impl {
     return Status::OK();
   }
 
-  /// Hands the buffered row group to the pool for encoding and returns at once, so that the next
-  /// row group fills while this one compresses; the previous one is written out first. At most
-  /// two row groups are in memory.
+  /// Hands the buffered row group to the pool and returns at once: its column chunks are encoded
+  /// as tasks, and the task that finishes last appends the row group to the file, so neither the
+  /// encoding nor the write holds up the caller, which fills the next row group meanwhile. The
+  /// previous row group is waited for first: at most two are in memory, and they reach the file in
+  /// order.
   Status FlushRowGroup() {
-    if (buffered_rows_ == 0 && !metadata_.row_groups.empty()) return Status::OK();
+    if (buffered_rows_ == 0 && row_groups_started_ > 0) return Status::OK();
     EPOXY_RETURN_NOT_OK(FinishPending());
     auto pending = std::make_unique<PendingRowGroup>(options_.pool ? *options_.pool : ThreadPool::Default());
     pending->rows = buffered_rows_;
     pending->leaves = std::move(leaves_);
     pending->chunks.assign(pending->leaves.size(), Status::Internal("not encoded"));
+    pending->encoding_left = pending->leaves.size();
     PendingRowGroup* p = pending.get();
-    for (size_t i = 0; i < p->leaves.size(); ++i) {
-      p->tasks.Spawn([this, p, i]() -> Status {
-        p->chunks[i] = ChunkEncoder(p->leaves[i], options_).Encode();
-        return p->chunks[i].status();
-      });
-    }
     pending_ = std::move(pending);
     leaves_ = FreshLeaves();
     buffered_rows_ = 0;
+    ++row_groups_started_;
+    for (size_t i = 0; i < p->leaves.size(); ++i) {
+      p->tasks.Spawn([this, p, i]() -> Status {
+        p->chunks[i] = ChunkEncoder(p->leaves[i], options_).Encode();
+        Status encoded = p->chunks[i].status();
+        if (p->encoding_left.fetch_sub(1) != 1) return encoded;
+        return WriteRowGroup(p);  // the last chunk: every other one is encoded
+      });
+    }
     return Status::OK();
   }
 
-  /// Waits for the row group being encoded and appends it to the file.
+  /// Waits for the row group in flight, then keeps its cleared buffers for the next one.
   Status FinishPending() {
     if (pending_ == nullptr) return Status::OK();
     std::unique_ptr<PendingRowGroup> p = std::move(pending_);
     EPOXY_RETURN_NOT_OK(p->tasks.Wait());
+    // Keep the buffers (and their capacity) for a later row group: no fresh pages to fault in.
+    for (auto& leaf : p->leaves) leaf.Clear();
+    spare_ = std::move(p->leaves);
+    return Status::OK();
+  }
+
+  /// Appends an encoded row group to the file and records it in the footer's metadata. Runs on
+  /// the pool, one row group at a time (FlushRowGroup waits for the previous one).
+  Status WriteRowGroup(PendingRowGroup* p) {
+    for (auto& chunk : p->chunks) EPOXY_RETURN_NOT_OK(chunk.status());
     RowGroup group;
     group.num_rows = p->rows;
     group.file_offset = position_;
@@ -826,21 +845,18 @@ class ParquetWriter::Impl {
       offset_indexes_.push_back(std::move(chunk.offset_index));
       column_indexes_.push_back(std::move(chunk.column_index));
       group.columns.push_back(std::move(cc));
+      chunk.bytes = std::string();  // give the encoded bytes back as soon as they are written
     }
     group.total_compressed_size = compressed;
-    metadata_.num_rows += p->rows;
     metadata_.row_groups.push_back(std::move(group));
-    // Keep the buffers (and their capacity) for a later row group: no fresh pages to fault in.
-    for (auto& leaf : p->leaves) leaf.Clear();
-    spare_ = std::move(p->leaves);
+    rows_flushed_ += p->rows;
     return Status::OK();
   }
 
   Status Close() {
-    if (buffered_rows_ > 0 || (metadata_.row_groups.empty() && pending_ == nullptr)) {
-      EPOXY_RETURN_NOT_OK(FlushRowGroup());
-    }
+    if (buffered_rows_ > 0 || row_groups_started_ == 0) EPOXY_RETURN_NOT_OK(FlushRowGroup());
     EPOXY_RETURN_NOT_OK(FinishPending());
+    metadata_.num_rows = rows_flushed_;
     // Page indexes: all column indexes, then all offset indexes, before the footer.
     size_t k = 0;
     for (auto& group : metadata_.row_groups) {
@@ -868,7 +884,8 @@ class ParquetWriter::Impl {
     return sink_->Close();
   }
 
-  int64_t rows_written() const { return metadata_.num_rows; }
+  /// Rows and bytes in the file so far (row groups still being encoded are not counted).
+  int64_t rows_written() const { return rows_flushed_; }
   int64_t bytes_written() const { return position_; }
 
  private:
@@ -878,6 +895,7 @@ class ParquetWriter::Impl {
     int64_t rows = 0;
     std::vector<LeafBuffer> leaves;
     std::vector<Result<EncodedChunk>> chunks;
+    std::atomic<size_t> encoding_left{0};
     TaskGroup tasks;  // last member: destroyed (waited for) first
   };
 
@@ -929,7 +947,10 @@ class ParquetWriter::Impl {
   std::vector<OffsetIndex> offset_indexes_;
   std::vector<ColumnIndex> column_indexes_;
   int64_t buffered_rows_ = 0;
-  int64_t position_ = 0;
+  int64_t row_groups_started_ = 0;
+  // Advanced by WriteRowGroup on the pool, read by the caller (an output's size so far).
+  std::atomic<int64_t> position_{0};
+  std::atomic<int64_t> rows_flushed_{0};
   std::vector<LeafBuffer> spare_;  // cleared buffers of a written row group
   std::unique_ptr<PendingRowGroup> pending_;  // declared last: its tasks finish before the rest goes
 };
