@@ -7,6 +7,7 @@
 #include <memory>
 #include <string_view>
 
+#include "epoxy/common/bytes.h"
 #include "epoxy/common/result.h"
 #include "epoxy/memory/memory_pool.h"
 
@@ -76,7 +77,7 @@ class BufferBuilder {
   }
   /// REQUIRES: Reserve() made room.
   void UnsafeAppend(const void* bytes, int64_t n) {
-    if (n > 0) std::memcpy(data_ + size_, bytes, static_cast<size_t>(n));
+    CopyBytes(data_ + size_, bytes, static_cast<size_t>(n));
     size_ += n;
   }
   template <typename T>

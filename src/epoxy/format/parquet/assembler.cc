@@ -397,8 +397,16 @@ Result<ArrayPtr> BuildFlat(const SchemaNode& node, LeafData& leaf, int64_t num_r
       EPOXY_RETURN_NOT_OK(builder.AppendZeros(num_rows * width));
       uint8_t* dst = builder.mutable_data();
       const char* src = leaf.fixed.data();
-      for (int64_t i = 0, k = 0; i < num_rows; ++i) {
-        if (leaf.def[i] == max_def) std::memcpy(dst + i * width, src + (k++) * width, static_cast<size_t>(width));
+      auto spread = [&](auto tag) {  // one width per loop: a fixed-size copy, not a call
+        constexpr size_t w = sizeof(tag);
+        for (int64_t i = 0, k = 0; i < num_rows; ++i) {
+          if (leaf.def[i] == max_def) std::memcpy(dst + i * w, src + (k++) * w, w);
+        }
+      };
+      if (width == 4) {
+        spread(int32_t{});
+      } else {
+        spread(int64_t{});
       }
       EPOXY_ASSIGN_OR_RETURN(values, builder.Finish());
     }
