@@ -105,6 +105,26 @@ struct AggregateState {
         }
       });
       if (handled) return Status::OK();
+      if (a.type_id() == TypeId::kString) {
+        // Strings likewise: compare views, and copy only the batch's extreme.
+        std::string_view extreme;
+        bool any = false;
+        const bool nulls = a.null_count() > 0;
+        const bool is_min = op == "min";
+        for (int64_t i = 0; i < rows; ++i) {
+          if (nulls && a.IsNull(i)) continue;
+          std::string_view v = a.GetView(i);
+          if (!any || (is_min ? v < extreme : extreme < v)) extreme = v;
+          any = true;
+        }
+        if (!any) return Status::OK();
+        Scalar candidate{a.type(), std::string(extreme)};
+        if (!has_best || (is_min ? Less(candidate, best) : Less(best, candidate))) {
+          best = std::move(candidate);
+          has_best = true;
+        }
+        return Status::OK();
+      }
     }
     // min, max, first, last
     for (int64_t i = 0; i < rows; ++i) {

@@ -8,6 +8,7 @@
 
 #include <re2/re2.h>
 
+#include "epoxy/common/bytes.h"
 #include "epoxy/expr/cast.h"
 #include "epoxy/expr/type_visit.h"
 #include "epoxy/vector/builder.h"
@@ -176,7 +177,16 @@ Result<ArrayPtr> Comparison(const std::string& op, const Datum& a, const Datum& 
   if (id == TypeId::kString || id == TypeId::kBinary) {
     const Array& x = *a.array;
     const Array& y = *b.array;
-    CompareLoop<std::string_view>(c, n, out, [&](int64_t i) { return std::pair(x.GetView(i * sx), y.GetView(i * sy)); });
+    auto views = [&](int64_t i) { return std::pair(x.GetView(i * sx), y.GetView(i * sy)); };
+    if (c == Cmp::kEq || c == Cmp::kNe) {  // equality of short strings without a memcmp call
+      const bool eq = c == Cmp::kEq;
+      FillBits(n, out, [&](int64_t i) {
+        auto [l, r] = views(i);
+        return EqualBytes(l, r) == eq;
+      });
+    } else {
+      CompareLoop<std::string_view>(c, n, out, views);
+    }
   } else if (id == TypeId::kBoolean) {
     const Array& x = *a.array;
     const Array& y = *b.array;
