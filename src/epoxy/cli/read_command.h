@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "epoxy/common/result.h"
+#include "epoxy/format/parquet/parquet_writer.h"
 
 namespace epoxy::cli {
 
@@ -42,7 +43,7 @@ struct ConvertArgs {
   std::string output;      // a file, or a folder when it ends in '/' or already is one
   std::string to;          // parquet (default), csv or json
   std::string compression = "snappy";
-  int64_t row_group_bytes = 128 << 20;
+  int64_t row_group_bytes = parquet::kDefaultRowGroupBytes;
 };
 
 /// Converts the inputs into OUTPUT; prints a summary to stderr.

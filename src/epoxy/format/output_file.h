@@ -19,7 +19,7 @@ const char* OutputExtension(OutputFormat format);
 
 struct OutputFileOptions {
   std::string compression = "snappy";  // Parquet codec
-  int64_t row_group_bytes = 128 << 20;
+  int64_t row_group_bytes = parquet::kDefaultRowGroupBytes;
 };
 
 class OutputFile {

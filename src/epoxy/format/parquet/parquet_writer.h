@@ -14,9 +14,13 @@
 
 namespace epoxy::parquet {
 
+/// Row groups of 64 MiB: as fast to write as 128 MiB with a third less memory (two are held
+/// while one is encoded), and twice the read tasks for a file.
+constexpr int64_t kDefaultRowGroupBytes = 64 << 20;
+
 struct ParquetWriteOptions {
   Codec codec = Codec::kSnappy;
-  int64_t row_group_bytes = 128 << 20;   // target uncompressed bytes per row group
+  int64_t row_group_bytes = kDefaultRowGroupBytes;  // target uncompressed bytes per row group
   int64_t page_bytes = 1 << 20;          // target bytes per data page
   int64_t page_rows = 20000;             // at most this many rows per data page
   int64_t dictionary_bytes = 1 << 20;    // a dictionary larger than this falls back to PLAIN
