@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Scans with Glue's source options: exclusions, recurse, push_down_predicate and
 // catalogPartitionPredicate.
+#include <algorithm>
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -52,6 +54,29 @@ TEST_F(ScanTest, ExclusionsAndRecurse) {
   EXPECT_EQ(RunPlan(ScanOf(s)).rows, (std::vector<std::string>{"{\"id\":1,\"dt\":1}", "{\"id\":2,\"dt\":1}", "{\"id\":3,\"dt\":2}"}));
   s.recurse = false;
   EXPECT_EQ(RunPlan(ScanOf(s)).rows, (std::vector<std::string>{"{\"id\":1,\"dt\":1}", "{\"id\":3,\"dt\":2}"}));
+}
+
+TEST(PartitionDiscoveryTest, TheFirstPartitionSetsTheLayout) {
+  testing::TempDir dir;
+  dir.Write("t/year=2024/month=1/a.json", "{}\n");
+  dir.Write("t/year=2024/month=2/a.json", "{}\n");
+  dir.Write("t/year=2024/month=2/day=9/a.json", "{}\n");  // deeper than the layout: not a partition
+  dir.Write("t/year=2025/month=__HIVE_DEFAULT_PARTITION__/a.json", "{}\n");
+  dir.Write("t/year=2025/other=1/a.json", "{}\n");  // another key at the second level: skipped
+  dir.Write("t/_temporary/x/a.json", "{}\n");
+  std::vector<std::string> keys;
+  auto found = plan::DiscoverPartitions(dir.path() + "/t", &keys);
+  ASSERT_TRUE(found.ok()) << found.status().ToString();
+  EXPECT_EQ(keys, (std::vector<std::string>{"year", "month"}));
+  std::vector<std::string> seen;
+  for (const auto& p : *found) {
+    std::string line = p.path.substr(dir.path().size());
+    for (const auto& v : p.values) line += " " + v.value_or("null");
+    seen.push_back(line);
+  }
+  std::sort(seen.begin(), seen.end());
+  EXPECT_EQ(seen, (std::vector<std::string>{"/t/year=2024/month=1 2024 1", "/t/year=2024/month=2 2024 2",
+                                            "/t/year=2025/month=__HIVE_DEFAULT_PARTITION__ 2025 null"}));
 }
 
 TEST_F(ScanTest, PushDownPredicateUsesPartitionColumnsOnly) {

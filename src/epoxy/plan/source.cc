@@ -49,7 +49,13 @@ Status Walk(FileSystem& fs, const std::string& dir, size_t depth, std::vector<st
     deeper = true;
     std::string value = Unescape(name.substr(eq + 1));
     values->push_back(value == "__HIVE_DEFAULT_PARTITION__" ? std::nullopt : std::optional<std::string>(value));
-    EPOXY_RETURN_NOT_OK(Walk(fs, sub, depth + 1, keys, values, out));
+    if (!out->empty() && depth + 1 == keys->size()) {
+      // The layout is known and this is its last level: a deeper folder would be skipped anyway,
+      // so the partition needs no listing (365 daily folders: 365 fewer directory reads).
+      out->push_back({sub, *values});
+    } else {
+      EPOXY_RETURN_NOT_OK(Walk(fs, sub, depth + 1, keys, values, out));
+    }
     values->pop_back();
   }
   if (!deeper && depth > 0 && depth == keys->size()) out->push_back({dir, *values});
