@@ -6,7 +6,7 @@ BUILD ?= build/release
 TEST_BUILD ?= build/test
 CMAKE_FLAGS ?=
 
-.PHONY: all bootstrap build demo test test-asan fuzz bench clean
+.PHONY: all bootstrap build demo test test-asan test-tsan fuzz bench clean
 
 all: build
 
@@ -35,7 +35,11 @@ test-asan: bootstrap
 	cd build/asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	  ctest --output-on-failure -j $(JOBS)
 
-fuzz: bootstrap
+test-tsan: bootstrap
+	cmake -S . -B build/tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DEPOXY_TSAN=ON -DEPOXY_BUILD_TESTS=ON
+	cmake --build build/tsan -j $(JOBS)
+	cd build/tsan && TSAN_OPTIONS=halt_on_error=1 ctest --output-on-failure -j $(JOBS)
+
 	cmake -S . -B build/fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 	  -DCMAKE_CXX_COMPILER=clang++-16 -DEPOXY_BUILD_FUZZERS=ON
 	cmake --build build/fuzz -j $(JOBS)
