@@ -7,6 +7,7 @@
 #include <deque>
 #include <mutex>
 
+#include "epoxy/exec/group_index.h"
 #include "epoxy/expr/evaluator.h"
 #include "epoxy/vector/take.h"
 
@@ -175,6 +176,29 @@ class LimitOperator final : public Operator {
   std::unique_ptr<Operator> input_;
 };
 
+/// Each row's first occurrence, in input order: a streaming hash of the rows seen so far.
+class DistinctOperator final : public Operator {
+ public:
+  DistinctOperator(std::unique_ptr<Operator> input, MemoryPool* pool) : input_(std::move(input)), seen_(pool) {}
+
+  Result<BatchPtr> Next() override {
+    while (true) {
+      EPOXY_ASSIGN_OR_RETURN(BatchPtr batch, input_->Next());
+      if (batch == nullptr) return batch;
+      EPOXY_RETURN_NOT_OK(seen_.Add(batch->columns(), batch->num_rows(), &fresh_));
+      if (fresh_.size() == static_cast<size_t>(batch->num_rows())) return batch;
+      if (fresh_.empty()) continue;
+      return TakeBatch(batch, fresh_);
+    }
+  }
+  void Report(RunMetrics* m) const override { input_->Report(m); }
+
+ private:
+  std::unique_ptr<Operator> input_;
+  GroupIndex seen_;
+  std::vector<int32_t> fresh_;
+};
+
 }  // namespace
 
 std::unique_ptr<Operator> MakeParallelPipeline(std::unique_ptr<BatchSource> source, std::vector<BatchTransform> steps,
@@ -225,6 +249,8 @@ Result<std::unique_ptr<Operator>> MakeOperator(const plan::PlanPtr& plan, ExecCo
     case PlanKind::kProject:
       return std::unique_ptr<Operator>(new TransformOperator(std::move(inputs[0]), ProjectStep(plan, context), {}));
     case PlanKind::kLimit: return std::unique_ptr<Operator>(new LimitOperator(plan->limit, std::move(inputs[0])));
+    case PlanKind::kDistinct:
+      return std::unique_ptr<Operator>(new DistinctOperator(std::move(inputs[0]), context->memory));
     case PlanKind::kAggregate: {
       return MakeAggregate(plan, std::move(inputs[0]), context, false);
     }

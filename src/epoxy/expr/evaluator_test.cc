@@ -14,19 +14,7 @@ namespace epoxy::expr {
 namespace {
 
 /// The rows of a small JSON Lines table, as one batch.
-BatchPtr Table(std::string_view json_lines) {
-  testing::TempDir dir;
-  std::string path = dir.Write("t.json", json_lines);
-  ErrorSink errors(10);
-  ReadOptions options;
-  options.errors = &errors;
-  FileInfo file{path, static_cast<int64_t>(json_lines.size())};
-  auto reader = MakeRecordReader(FileFormat::kJson, {file}, options);
-  EXPECT_TRUE(reader.ok());
-  auto batch = (*reader)->Next();
-  EXPECT_TRUE(batch.ok() && *batch != nullptr);
-  return *batch;
-}
+BatchPtr Table(std::string_view json_lines) { return testing::JsonBatch(json_lines); }
 
 const char* kRows = R"({"a": 1, "b": 2.5, "s": "Hello", "n": null, "ts": "2026-08-17 09:05:00", "d": {"os": "ios"}}
 {"a": 2, "b": -1.0, "s": " x ", "n": 3, "ts": "2026-12-31 23:59:59", "d": {"os": "android"}}

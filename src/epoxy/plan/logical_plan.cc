@@ -28,6 +28,7 @@ const char* KindName(PlanKind kind) {
     case PlanKind::kAggregate: return "Aggregate";
     case PlanKind::kUnion: return "UnionAll";
     case PlanKind::kLimit: return "Limit";
+    case PlanKind::kDistinct: return "Distinct";
   }
   return "?";
 }
@@ -71,7 +72,8 @@ std::string PlanNode::Explain(int indent) const {
     case PlanKind::kProject:
     case PlanKind::kAggregate: line += " " + ExprList(exprs, *schema); break;
     case PlanKind::kLimit: line += " " + std::to_string(limit); break;
-    case PlanKind::kUnion: break;
+    case PlanKind::kUnion:
+    case PlanKind::kDistinct: break;
   }
   line += "\n";
   for (const auto& input : inputs) line += input->Explain(indent + 1);
@@ -173,6 +175,12 @@ Result<PlanPtr> Limit(PlanPtr input, int64_t limit) {
   auto node = NodeOf(PlanKind::kLimit, {input});
   node->schema = input->schema;
   node->limit = limit;
+  return PlanPtr(node);
+}
+
+Result<PlanPtr> Distinct(PlanPtr input) {
+  auto node = NodeOf(PlanKind::kDistinct, {input});
+  node->schema = input->schema;
   return PlanPtr(node);
 }
 

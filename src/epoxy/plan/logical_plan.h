@@ -51,7 +51,7 @@ struct ScanSource {
 struct PlanNode;
 using PlanPtr = std::shared_ptr<const PlanNode>;
 
-enum class PlanKind { kScan, kFilter, kProject, kAggregate, kUnion, kLimit };
+enum class PlanKind { kScan, kFilter, kProject, kAggregate, kUnion, kLimit, kDistinct };
 
 struct PlanNode {
   PlanKind kind = PlanKind::kScan;
@@ -85,6 +85,9 @@ Result<PlanPtr> Project(PlanPtr input, const std::vector<expr::ExprPtr>& exprs, 
                         const std::vector<std::string>& qualifiers = {});
 Result<PlanPtr> UnionAll(std::vector<PlanPtr> inputs);
 Result<PlanPtr> Limit(PlanPtr input, int64_t limit);
+/// The input's rows without repeats (SELECT DISTINCT, UNION, dropDuplicates()): each row's first
+/// occurrence, in input order. Nulls equal nulls.
+Result<PlanPtr> Distinct(PlanPtr input);
 
 /// Glue's push_down_predicate on a scan: a predicate over partition columns only, which prunes
 /// partitions before their files are listed. Refers to another column: an error naming it.

@@ -55,8 +55,11 @@ Result<TableRef> ParseTable(TokenParser& p) {
 Result<SelectCore> ParseSelect(TokenParser& p) {
   SelectCore core;
   EPOXY_RETURN_NOT_OK(p.ExpectKeyword("SELECT"));
-  if (p.Peek().IsKeyword("DISTINCT")) return Status::NotSupported("SELECT DISTINCT is not supported yet (it comes with grouping)");
-  p.AcceptKeyword("ALL");
+  if (p.AcceptKeyword("DISTINCT")) {
+    core.distinct = true;
+  } else {
+    p.AcceptKeyword("ALL");
+  }
   do {
     SelectItem item;
     EPOXY_ASSIGN_OR_RETURN(item.expr, p.ParseExpr());
@@ -87,13 +90,15 @@ Result<Query> ParseQuery(std::string_view text) {
   EPOXY_ASSIGN_OR_RETURN(std::vector<Token> tokens, expr::Tokenize(text));
   TokenParser p(text, std::move(tokens));
   Query query;
-  do {
+  while (true) {
     EPOXY_ASSIGN_OR_RETURN(SelectCore core, ParseSelect(p));
     query.selects.push_back(std::move(core));
-    if (p.Peek().IsKeyword("UNION") && !p.Peek(1).IsKeyword("ALL")) {
-      return Status::NotSupported("UNION without ALL (it removes duplicates) is not supported yet; use UNION ALL");
-    }
-  } while (p.AcceptKeyword("UNION") && p.AcceptKeyword("ALL"));
+    if (!p.AcceptKeyword("UNION")) break;
+    // UNION and UNION DISTINCT remove repeats; UNION ALL keeps them.
+    query.union_distinct.push_back(!p.AcceptKeyword("ALL"));
+    if (!query.union_distinct.back()) continue;
+    p.AcceptKeyword("DISTINCT");
+  }
   if (p.AcceptKeyword("LIMIT")) {
     const Token& t = p.Next();
     int64_t n = 0;
@@ -134,11 +139,23 @@ Result<plan::PlanPtr> PlanQuery(const Query& query, const SqlContext& context) {
       names.push_back(item.alias);
     }
     EPOXY_ASSIGN_OR_RETURN(node, plan::Project(node, exprs, names, qualifiers));
+    if (core.distinct) {
+      EPOXY_ASSIGN_OR_RETURN(node, plan::Distinct(node));
+    }
     selects.push_back(std::move(node));
   }
+  // Left to right: a run of UNION ALL becomes one union; a UNION (distinct) closes the run.
   plan::PlanPtr out = selects[0];
-  if (selects.size() > 1) {
-    EPOXY_ASSIGN_OR_RETURN(out, plan::UnionAll(std::move(selects)));
+  std::vector<plan::PlanPtr> run{out};
+  for (size_t i = 1; i < selects.size(); ++i) {
+    run.push_back(selects[i]);
+    if (query.union_distinct[i - 1] || i + 1 == selects.size()) {
+      EPOXY_ASSIGN_OR_RETURN(out, plan::UnionAll(std::move(run)));
+      if (query.union_distinct[i - 1]) {
+        EPOXY_ASSIGN_OR_RETURN(out, plan::Distinct(out));
+      }
+      run = {out};
+    }
   }
   if (query.limit) {
     EPOXY_ASSIGN_OR_RETURN(out, plan::Limit(out, *query.limit));

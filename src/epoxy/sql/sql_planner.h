@@ -31,10 +31,14 @@ struct SelectCore {
   std::vector<SelectItem> items;
   TableRef from;
   expr::ExprPtr where;
+  bool distinct = false;  // SELECT DISTINCT
 };
 
 struct Query {
-  std::vector<SelectCore> selects;  // joined by UNION ALL
+  std::vector<SelectCore> selects;
+  /// union_distinct[i] joins selects[i] to those before it: UNION (true) or UNION ALL (false),
+  /// left to right as SQL groups them.
+  std::vector<bool> union_distinct;
   std::optional<int64_t> limit;
 };
 

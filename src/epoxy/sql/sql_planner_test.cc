@@ -29,8 +29,11 @@ TEST(SqlParserTest, ShapesAndRefusals) {
             "GROUP is not supported yet: joins, grouping, ordering and windows come with the engine's relational part");
   EXPECT_EQ(Error("SELECT a FROM t JOIN u ON t.a = u.a"),
             "JOIN is not supported yet: joins, grouping, ordering and windows come with the engine's relational part");
-  EXPECT_EQ(Error("SELECT a FROM t UNION SELECT a FROM u"),
-            "UNION without ALL (it removes duplicates) is not supported yet; use UNION ALL");
+  auto u = ParseQuery("SELECT DISTINCT a FROM t UNION ALL SELECT a FROM u UNION SELECT a FROM v UNION DISTINCT SELECT a FROM w");
+  ASSERT_TRUE(u.ok()) << u.status().ToString();
+  EXPECT_TRUE(u->selects[0].distinct);
+  EXPECT_FALSE(u->selects[1].distinct);
+  EXPECT_EQ(u->union_distinct, (std::vector<bool>{false, true, true}));
   EXPECT_EQ(Error("SELECT a FROM t LIMIT x"), "LIMIT needs a whole number, got 'x'");
   EXPECT_EQ(Error("SELECT a t"), "SELECT without FROM is not supported yet");
   EXPECT_EQ(Error("SELECT a b c FROM t"), "syntax error: expected FROM at position 12 of 'SELECT a b c FROM t', found 'c'");
@@ -56,6 +59,34 @@ TEST(SqlPlannerTest, PushdownIsVisibleInExplain) {
   EXPECT_EQ(rows, (std::vector<std::string>{"{\"id\":3}"}));
   EXPECT_EQ(metrics->partitions_pruned, 1);
   EXPECT_EQ(metrics->files_read, 1);
+}
+
+TEST(SqlPlannerTest, DistinctAndUnionKeepFirstOccurrences) {
+  testing::TempDir dir;
+  dir.Write("t/a.json", "{\"k\": 1, \"s\": \"x\"}\n{\"k\": 2, \"s\": null}\n{\"k\": 1, \"s\": \"x\"}\n"
+                        "{\"k\": null, \"s\": null}\n{\"k\": null, \"s\": null}\n");
+  SqlContext context;
+  std::string t = "json.`" + dir.path() + "/t`";
+  auto rows = [&](const std::string& q) {
+    std::vector<std::string> out;
+    auto plan = PlanSql(q, context);
+    if (!plan.ok()) return std::vector<std::string>{"error: " + plan.status().message()};
+    auto run = exec::Execute(*plan, [&](const BatchPtr& b) {
+      for (auto& line : testing::ToJsonLines(*b)) out.push_back(line);
+      return Status::OK();
+    });
+    if (!run.ok()) return std::vector<std::string>{"error: " + run.status().message()};
+    return out;
+  };
+  EXPECT_EQ(rows("SELECT DISTINCT k, s FROM " + t),
+            (std::vector<std::string>{"{\"k\":1,\"s\":\"x\"}", "{\"k\":2,\"s\":null}", "{\"k\":null,\"s\":null}"}));
+  EXPECT_EQ(rows("SELECT DISTINCT s FROM " + t + " LIMIT 1"), (std::vector<std::string>{"{\"s\":\"x\"}"}));
+  // UNION removes repeats across and within its inputs; UNION ALL after it keeps them.
+  EXPECT_EQ(rows("SELECT k FROM " + t + " WHERE k = 1 UNION SELECT k FROM " + t + " UNION ALL SELECT 2L FROM " + t + " WHERE k = 2"),
+            (std::vector<std::string>{"{\"k\":1}", "{\"k\":2}", "{\"k\":null}", "{\"k\":2}"}));
+  auto plan = PlanSql("SELECT DISTINCT k FROM " + t, context);
+  ASSERT_TRUE(plan.ok());
+  EXPECT_EQ((*plan)->Explain().substr(0, 9), "Distinct\n");
 }
 
 TEST(SqlPlannerTest, BadInputIsNamed) {

@@ -102,4 +102,19 @@ ReadOutcome ReadText(FileFormat format, std::string_view content, const FormatOp
   return ReadPaths(format, {path}, options, block_size);
 }
 
+BatchPtr JsonBatch(std::string_view json_lines) {
+  TempDir dir;
+  std::string path = dir.Write("t.json", json_lines);
+  ErrorSink errors(10);
+  ReadOptions options;
+  options.errors = &errors;
+  FileInfo file{path, static_cast<int64_t>(json_lines.size())};
+  auto reader = MakeRecordReader(FileFormat::kJson, {file}, options);
+  EXPECT_TRUE(reader.ok());
+  if (!reader.ok()) return nullptr;
+  auto batch = (*reader)->Next();
+  EXPECT_TRUE(batch.ok() && *batch != nullptr);
+  return batch.ok() ? *batch : nullptr;
+}
+
 }  // namespace epoxy::testing

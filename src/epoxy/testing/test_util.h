@@ -75,6 +75,9 @@ ReadOutcome ReadPaths(FileFormat format, const std::vector<std::string>& paths,
 ReadOutcome ReadText(FileFormat format, std::string_view content, const FormatOptions& options = {},
                      const std::string& name = "input", int64_t block_size = 8 << 20);
 
+/// The rows of a small JSON Lines text, as one batch (types as the JSON reader infers them).
+BatchPtr JsonBatch(std::string_view json_lines);
+
 }  // namespace epoxy::testing
 
 /// Skips the test visibly when ../shared/<relative> is missing (a user's clone has no ../shared).
