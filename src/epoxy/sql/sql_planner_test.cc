@@ -14,6 +14,19 @@ std::string Error(std::string_view text) {
   return q.ok() ? "ok" : q.status().message();
 }
 
+/// The rows `query` gives, as JSON lines, or one "error: ..." line.
+std::vector<std::string> Rows(const std::string& query, const SqlContext& context) {
+  std::vector<std::string> out;
+  auto plan = PlanSql(query, context);
+  if (!plan.ok()) return {"error: " + plan.status().message()};
+  auto run = exec::Execute(*plan, [&](const BatchPtr& b) {
+    for (auto& line : testing::ToJsonLines(*b)) out.push_back(line);
+    return Status::OK();
+  });
+  if (!run.ok()) return {"error: " + run.status().message()};
+  return out;
+}
+
 TEST(SqlParserTest, ShapesAndRefusals) {
   auto q = ParseQuery("SELECT a, b + 1 AS c, * FROM parquet.`/data/x` t WHERE a > 1 UNION ALL SELECT 1, 2, 3 FROM db.tbl LIMIT 5;");
   ASSERT_TRUE(q.ok()) << q.status().ToString();
@@ -67,17 +80,7 @@ TEST(SqlPlannerTest, DistinctAndUnionKeepFirstOccurrences) {
                         "{\"k\": null, \"s\": null}\n{\"k\": null, \"s\": null}\n");
   SqlContext context;
   std::string t = "json.`" + dir.path() + "/t`";
-  auto rows = [&](const std::string& q) {
-    std::vector<std::string> out;
-    auto plan = PlanSql(q, context);
-    if (!plan.ok()) return std::vector<std::string>{"error: " + plan.status().message()};
-    auto run = exec::Execute(*plan, [&](const BatchPtr& b) {
-      for (auto& line : testing::ToJsonLines(*b)) out.push_back(line);
-      return Status::OK();
-    });
-    if (!run.ok()) return std::vector<std::string>{"error: " + run.status().message()};
-    return out;
-  };
+  auto rows = [&](const std::string& q) { return Rows(q, context); };
   EXPECT_EQ(rows("SELECT DISTINCT k, s FROM " + t),
             (std::vector<std::string>{"{\"k\":1,\"s\":\"x\"}", "{\"k\":2,\"s\":null}", "{\"k\":null,\"s\":null}"}));
   EXPECT_EQ(rows("SELECT DISTINCT s FROM " + t + " LIMIT 1"), (std::vector<std::string>{"{\"s\":\"x\"}"}));
@@ -111,17 +114,7 @@ TEST(SqlPlannerTest, FolderSchemasAreSampledAndNeverLoseValues) {
   dir.Write("t/dt=1/a.json", "{\"a\": 1}\n");
   dir.Write("t/dt=2/a.json", "{\"a\": \"text\", \"b\": [1]}\n");
   SqlContext context;
-  auto rows = [&](const std::string& q) {
-    std::vector<std::string> out;
-    auto plan = PlanSql(q, context);
-    if (!plan.ok()) return std::vector<std::string>{"error: " + plan.status().message()};
-    auto run = exec::Execute(*plan, [&](const BatchPtr& b) {
-      for (auto& line : testing::ToJsonLines(*b)) out.push_back(line);
-      return Status::OK();
-    });
-    if (!run.ok()) return std::vector<std::string>{"error: " + run.status().message()};
-    return out;
-  };
+  auto rows = [&](const std::string& q) { return Rows(q, context); };
   // Files of several partitions are sampled and their schemas merged (bigint and string: string).
   EXPECT_EQ(rows("SELECT * FROM json.`" + dir.path() + "/t`"),
             (std::vector<std::string>{"{\"a\":\"1\",\"b\":null,\"dt\":1}", "{\"a\":\"text\",\"b\":[1],\"dt\":2}"}));
