@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Global aggregation (no GROUP BY): count, sum, avg, min, max, first, last and count(DISTINCT),
 // updated a batch at a time, then the select list evaluated over the results.
+#include <optional>
 #include <set>
 
 #include "epoxy/exec/operator.h"
@@ -81,48 +82,41 @@ struct AggregateState {
       return Status::OK();
     }
     if ((op == "min" || op == "max") && !value->constant) {
-      // Numbers: the batch's extreme in one typed loop, then one comparison with the best so far.
-      bool handled = false;
-      expr::VisitComparable(a.type_id(), [&]<typename T>() {
-        if constexpr (!std::is_same_v<T, __int128>) {
-          const T* v = a.values<T>();
-          bool any = false;
-          T extreme{};
-          const bool nulls = a.null_count() > 0;
-          for (int64_t i = 0; i < rows; ++i) {
-            if (nulls && a.IsNull(i)) continue;
-            if (!any || (op == "min" ? v[i] < extreme : extreme < v[i])) extreme = v[i];
-            any = true;
-          }
-          handled = true;
-          if (!any) return;
-          Scalar candidate = std::is_floating_point_v<T> ? Scalar{a.type(), static_cast<double>(extreme)}
-                                                         : Scalar{a.type(), static_cast<int64_t>(extreme)};
-          if (!has_best || (op == "min" ? Less(candidate, best) : Less(best, candidate))) {
-            best = std::move(candidate);
-            has_best = true;
-          }
-        }
-      });
-      if (handled) return Status::OK();
-      if (a.type_id() == TypeId::kString) {
-        // Strings likewise: compare views, and copy only the batch's extreme.
-        std::string_view extreme;
-        bool any = false;
-        const bool nulls = a.null_count() > 0;
-        const bool is_min = op == "min";
+      // Numbers and strings: the batch's extreme in one typed loop, then one comparison with the
+      // best so far (strings compare views; only the extreme is copied).
+      const bool is_min = op == "min";
+      const bool nulls = a.null_count() > 0;
+      auto extreme_of = [&](auto value_at) {
+        using V = decltype(value_at(int64_t{0}));
+        std::optional<V> extreme;
         for (int64_t i = 0; i < rows; ++i) {
           if (nulls && a.IsNull(i)) continue;
-          std::string_view v = a.GetView(i);
-          if (!any || (is_min ? v < extreme : extreme < v)) extreme = v;
-          any = true;
+          V v = value_at(i);
+          if (!extreme || (is_min ? v < *extreme : *extreme < v)) extreme = v;
         }
-        if (!any) return Status::OK();
-        Scalar candidate{a.type(), std::string(extreme)};
+        return extreme;
+      };
+      auto offer = [&](Scalar candidate) {
         if (!has_best || (is_min ? Less(candidate, best) : Less(best, candidate))) {
           best = std::move(candidate);
           has_best = true;
         }
+      };
+      bool handled = false;
+      expr::VisitComparable(a.type_id(), [&]<typename T>() {
+        if constexpr (!std::is_same_v<T, __int128>) {
+          const T* v = a.values<T>();
+          handled = true;
+          std::optional<T> extreme = extreme_of([v](int64_t i) { return v[i]; });
+          if (!extreme) return;
+          offer(std::is_floating_point_v<T> ? Scalar{a.type(), static_cast<double>(*extreme)}
+                                            : Scalar{a.type(), static_cast<int64_t>(*extreme)});
+        }
+      });
+      if (handled) return Status::OK();
+      if (a.type_id() == TypeId::kString) {
+        auto extreme = extreme_of([&a](int64_t i) { return a.GetView(i); });
+        if (extreme) offer(Scalar{a.type(), std::string(*extreme)});
         return Status::OK();
       }
     }

@@ -6,7 +6,6 @@
 #include <memory>
 
 #include "epoxy/catalog/catalog_store.h"
-#include "epoxy/common/thread_pool.h"
 #include "epoxy/exec/run_metrics.h"
 #include "epoxy/plan/logical_plan.h"
 #include "epoxy/vector/array.h"
@@ -49,10 +48,6 @@ using BatchTransform = std::function<Result<BatchPtr>(BatchPtr)>;
 Result<std::unique_ptr<Operator>> MakeOperator(const plan::PlanPtr& plan, ExecContext* context);
 
 Result<std::unique_ptr<BatchSource>> MakeScan(const plan::PlanPtr& scan, ExecContext* context);
-/// Batches of `source` through `steps` (in order) on the thread pool, several at a time; they
-/// come out in input order. `pool` is the default pool when null.
-std::unique_ptr<Operator> MakeParallelPipeline(std::unique_ptr<BatchSource> source, std::vector<BatchTransform> steps,
-                                               ThreadPool* pool);
 /// A global aggregate over `input`. With `arguments_ready`, `input` yields what
 /// AggregateArgumentsStep makes (the calls' arguments, evaluated by a parallel pipeline).
 Result<std::unique_ptr<Operator>> MakeAggregate(const plan::PlanPtr& node, std::unique_ptr<Operator> input,

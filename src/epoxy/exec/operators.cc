@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Filter, project, union and limit, and building the operator tree.
+// Filter, project, union, limit and distinct, and building the operator tree.
 #include "epoxy/exec/operator.h"
 
 #include <atomic>
@@ -7,6 +7,7 @@
 #include <deque>
 #include <mutex>
 
+#include "epoxy/common/thread_pool.h"
 #include "epoxy/exec/group_index.h"
 #include "epoxy/expr/evaluator.h"
 #include "epoxy/vector/take.h"
@@ -179,7 +180,8 @@ class LimitOperator final : public Operator {
 /// Each row's first occurrence, in input order: a streaming hash of the rows seen so far.
 class DistinctOperator final : public Operator {
  public:
-  DistinctOperator(std::unique_ptr<Operator> input, MemoryPool* pool) : input_(std::move(input)), seen_(pool) {}
+  DistinctOperator(std::unique_ptr<Operator> input, MemoryPool* pool)
+      : input_(std::move(input)), pool_(pool), seen_(pool) {}
 
   Result<BatchPtr> Next() override {
     while (true) {
@@ -188,23 +190,19 @@ class DistinctOperator final : public Operator {
       EPOXY_RETURN_NOT_OK(seen_.Add(batch->columns(), batch->num_rows(), &fresh_));
       if (fresh_.size() == static_cast<size_t>(batch->num_rows())) return batch;
       if (fresh_.empty()) continue;
-      return TakeBatch(batch, fresh_);
+      return TakeBatch(batch, fresh_, pool_);
     }
   }
   void Report(RunMetrics* m) const override { input_->Report(m); }
 
  private:
   std::unique_ptr<Operator> input_;
+  MemoryPool* pool_;
   GroupIndex seen_;
   std::vector<int32_t> fresh_;
 };
 
 }  // namespace
-
-std::unique_ptr<Operator> MakeParallelPipeline(std::unique_ptr<BatchSource> source, std::vector<BatchTransform> steps,
-                                               ThreadPool* pool) {
-  return std::make_unique<ParallelPipeline>(std::move(source), std::move(steps), pool, std::vector<StepCounter>());
-}
 
 Result<std::unique_ptr<Operator>> MakeOperator(const plan::PlanPtr& plan, ExecContext* context) {
   using plan::PlanKind;

@@ -173,11 +173,11 @@ class ScanOperator final : public BatchSource {
       EPOXY_ASSIGN_OR_RETURN(files, ExpandPaths({path}));
     } else {
       EPOXY_ASSIGN_OR_RETURN(auto fs, FileSystemFor(path));
-      auto info = fs->GetFileInfo(path);
       auto listed = fs->ListFiles(path, source.recurse);
       if (!listed.ok()) {
+        auto info = fs->GetFileInfo(path);  // a file, not a folder?
         if (!info.ok()) return listed.status();
-        files.push_back(*info);  // a file, not a folder
+        files.push_back(*info);
       } else {
         files = std::move(*listed);
       }

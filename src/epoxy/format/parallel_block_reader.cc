@@ -63,6 +63,9 @@ ParallelBlockReader::ParallelBlockReader(std::unique_ptr<BlockFormat> format,
       files_(std::move(files)),
       options_(options),
       pool_(options.pool ? options.pool : &ThreadPool::Default()),
+      // Eight blocks a thread: the consumer's serial work (a writer shredding and flushing) must
+      // not leave the pool idle. Measured on W1: 2 a thread 5.1 s, 4 a thread 4.5 s, 8 a thread
+      // a few percent less again, at about 70 MB more memory.
       window_(static_cast<size_t>(pool_->num_threads()) * 8 + 1) {}
 
 ParallelBlockReader::~ParallelBlockReader() {

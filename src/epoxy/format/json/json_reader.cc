@@ -93,11 +93,12 @@ Status AppendElement(AdaptiveBuilder* out, simdjson::dom::element value) {
   return Status::Internal("unknown JSON element type");
 }
 
-/// Adds one record for an object, or {"value": v} for anything else.
 /// Projection: whether top-level `key` is read (`columns` empty: every key).
 bool Wanted(const std::vector<std::string>& columns, std::string_view key) {
   return columns.empty() || std::find(columns.begin(), columns.end(), key) != columns.end();
 }
+
+/// Adds one record for an object, or {"value": v} for anything else.
 
 Status AppendRecord(AdaptiveStruct* records, simdjson::dom::element value, const std::vector<std::string>& columns) {
   if (value.type() == simdjson::dom::element_type::OBJECT) {

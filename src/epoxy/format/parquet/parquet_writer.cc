@@ -9,7 +9,6 @@
 #include <atomic>
 #include <cmath>
 #include <cstring>
-#include <unordered_map>
 
 #include "epoxy/common/bytes.h"
 #include "epoxy/common/thread_pool.h"
@@ -186,26 +185,26 @@ class Shredder {
         return Status::OK();
       }
       case TypeId::kBigInt:
-      case TypeId::kTimestamp: return AppendFixed<int64_t, int64_t>(leaf, array, rows);
+      case TypeId::kTimestamp: return AppendFixed<int64_t>(leaf, array, rows);
       case TypeId::kInt:
-      case TypeId::kDate: return AppendFixed<int32_t, int32_t>(leaf, array, rows);
-      case TypeId::kDouble: return AppendFixed<double, double>(leaf, array, rows);
+      case TypeId::kDate: return AppendFixed<int32_t>(leaf, array, rows);
+      case TypeId::kDouble: return AppendFixed<double>(leaf, array, rows);
       default:
         for (int64_t i : rows) EPOXY_RETURN_NOT_OK(AppendValue(leaf, array, i));
         return Status::OK();
     }
   }
 
-  template <typename From, typename To>
+  /// Values whose physical form is their in-memory form.
+  template <typename T>
   static Status AppendFixed(LeafBuffer& leaf, const Array& array, const std::vector<int64_t>& rows) {
-    const From* v = array.values<From>();
+    const T* v = array.values<T>();
     size_t at = leaf.fixed.size();
-    leaf.fixed.resize(at + rows.size() * sizeof(To));
+    leaf.fixed.resize(at + rows.size() * sizeof(T));
     char* out = leaf.fixed.data() + at;
     for (int64_t i : rows) {
-      To x = static_cast<To>(v[i]);
-      std::memcpy(out, &x, sizeof(To));
-      out += sizeof(To);
+      std::memcpy(out, v + i, sizeof(T));
+      out += sizeof(T);
     }
     leaf.num_values += static_cast<int64_t>(rows.size());
     return Status::OK();
@@ -316,7 +315,6 @@ class Shredder {
   std::vector<int64_t> rows_;  // the present rows of the leaf being shredded
 };
 
-/// Running min/max of a chunk or page, in the column's sort order.
 /// The dictionary's lookup: open addressing over entry numbers with a 64-bit key kept beside
 /// each, so a probe compares bytes only when the keys agree (a node-based map chased a pointer and
 /// compared keys per value). Values of up to 8 bytes are their own key and need no byte compare.
@@ -382,6 +380,7 @@ class DictionaryIndex {
   std::vector<Slot> slots_;
 };
 
+/// Running min/max of a chunk or page, in the column's sort order.
 class StatsAccumulator {
  public:
   StatsAccumulator(PhysicalType physical, bool unsigned_bytes) : physical_(physical), bytes_(unsigned_bytes) {}
