@@ -8,6 +8,7 @@
 #include <re2/re2.h>
 
 #include "epoxy/expr/cast.h"
+#include "epoxy/expr/decimal.h"
 #include "epoxy/expr/evaluator.h"
 #include "epoxy/expr/time_units.h"
 #include "epoxy/expr/type_visit.h"
@@ -34,14 +35,26 @@ int NumericRank(TypeId id) {
   }
 }
 
-/// The wider of two numeric types. Decimals of different shapes, or mixed with other numbers,
-/// meet as double (a simplification of Spark's decimal widening).
+/// The decimal an operand converts to beside another decimal: an integer literal takes the
+/// narrowest decimal holding it (Spark's literalPickMinimumPrecision), other integers their type's.
+TypePtr AsDecimal(const Expr& e) {
+  const TypeId id = e.type->id();
+  if (id == TypeId::kDecimal) return e.type;
+  if (e.kind == ExprKind::kLiteral && IsIntegral(id) && !e.literal.is_null()) {
+    return DecimalForIntegerLiteral(std::get<int64_t>(e.literal.value));
+  }
+  return DecimalForIntegral(id);
+}
+
+/// The wider of two numeric types. A decimal meets an integer or another decimal as Spark's
+/// widerDecimalType, and a float or double as double.
 TypePtr WiderNumeric(const TypePtr& a, const TypePtr& b) {
   if (a->Equals(*b)) return a;
   if (a->id() == TypeId::kDecimal || b->id() == TypeId::kDecimal) {
-    if (a->id() == TypeId::kDecimal && IsIntegral(b->id())) return a->precision() >= 19 ? a : DataType::Double();
-    if (b->id() == TypeId::kDecimal && IsIntegral(a->id())) return b->precision() >= 19 ? b : DataType::Double();
-    return DataType::Double();
+    if (IsFloating(a->id()) || IsFloating(b->id())) return DataType::Double();
+    TypePtr da = a->id() == TypeId::kDecimal ? a : DecimalForIntegral(a->id());
+    TypePtr db = b->id() == TypeId::kDecimal ? b : DecimalForIntegral(b->id());
+    return WiderDecimal(*da, *db);
   }
   return NumericRank(a->id()) >= NumericRank(b->id()) ? a : b;
 }
@@ -285,10 +298,21 @@ class Binder {
           return TypeError(e, fmt::format("{} needs numbers, got {}", op, TypeList(args)));
         }
       }
-      TypePtr common = WiderNumeric(numeric(a), numeric(b));
+      TypePtr na = numeric(a), nb = numeric(b);
+      const bool decimal = (na->id() == TypeId::kDecimal || nb->id() == TypeId::kDecimal) && !IsFloating(na->id()) &&
+                           !IsFloating(nb->id());
+      if (decimal && op != "div") {
+        // Spark's decimal arithmetic: each side as a decimal, the result typed by the operator.
+        TypePtr da = AsDecimal(*out->args[0]), db = AsDecimal(*out->args[1]);
+        if (da == nullptr) da = DecimalForIntegral(TypeId::kInt);  // a NULL operand
+        if (db == nullptr) db = DecimalForIntegral(TypeId::kInt);
+        out->args[0] = CastTo(out->args[0], da);
+        out->args[1] = CastTo(out->args[1], db);
+        return result(DecimalArithmeticType(op, *da, *db));
+      }
+      TypePtr common = WiderNumeric(na, nb);
       if (op == "/") common = DataType::Double();
       if (op == "div") common = DataType::BigInt();
-      if (common->id() == TypeId::kDecimal) common = DataType::Double();  // decimal arithmetic runs in double
       cast_all(common);
       return result(common);
     }
@@ -297,7 +321,6 @@ class Binder {
       TypePtr t = args[0]->type;
       if (t->id() == TypeId::kString) t = DataType::Double();
       if (!IsNumeric(t->id())) return TypeError(e, fmt::format("- needs a number, got {}", t->ToString()));
-      if (t->id() == TypeId::kDecimal) t = DataType::Double();
       cast_all(t);
       return result(t);
     }
@@ -396,9 +419,14 @@ class Binder {
     }
     if (op == "sum" || op == "avg" || op == "mean") {
       EPOXY_RETURN_NOT_OK(need(1, 1));
+      if (op == "mean") out->op = "avg";
       TypePtr t = args[0]->type;
       if (t->id() == TypeId::kString) EPOXY_RETURN_NOT_OK(cast_arg(0, DataType::Double()));
       else if (!IsNumeric(t->id()) && t->id() != TypeId::kNull) return TypeError(e, fmt::format("{} needs numbers, got {}", op, t->ToString()));
+      if (args[0]->type->id() == TypeId::kDecimal) {
+        const DataType& d = *args[0]->type;
+        return result(op == "sum" ? DecimalSumType(d) : DecimalAvgType(d));
+      }
       if (op != "sum") {
         EPOXY_RETURN_NOT_OK(cast_arg(0, DataType::Double()));
         return result(DataType::Double());
@@ -406,10 +434,6 @@ class Binder {
       if (IsIntegral(args[0]->type->id()) || args[0]->type->id() == TypeId::kNull) {
         EPOXY_RETURN_NOT_OK(cast_arg(0, DataType::BigInt()));
         return result(DataType::BigInt());
-      }
-      if (args[0]->type->id() == TypeId::kDecimal) {
-        TypePtr d = args[0]->type;
-        return result(DataType::Decimal(std::min(38, d->precision() + 10), d->scale()));
       }
       EPOXY_RETURN_NOT_OK(cast_arg(0, DataType::Double()));
       return result(DataType::Double());
@@ -453,13 +477,21 @@ class Binder {
     if (op == "abs") {
       EPOXY_RETURN_NOT_OK(need(1, 1));
       if (!IsNumeric(args[0]->type->id())) EPOXY_RETURN_NOT_OK(cast_arg(0, DataType::Double()));
-      if (args[0]->type->id() == TypeId::kDecimal) EPOXY_RETURN_NOT_OK(cast_arg(0, DataType::Double()));
       return result(args[0]->type);
     }
     if (op == "round" || op == "bround") {
       EPOXY_RETURN_NOT_OK(need(1, 2));
-      if (!IsNumeric(args[0]->type->id()) || args[0]->type->id() == TypeId::kDecimal) EPOXY_RETURN_NOT_OK(cast_arg(0, DataType::Double()));
-      if (args.size() == 2) EPOXY_RETURN_NOT_OK(cast_arg(1, DataType::Int()));
+      if (!IsNumeric(args[0]->type->id())) EPOXY_RETURN_NOT_OK(cast_arg(0, DataType::Double()));
+      if (args.size() == 2) EPOXY_RETURN_NOT_OK(RequireLiteral(e, out, 1, DataType::Int()));
+      if (args[0]->type->id() == TypeId::kDecimal) {
+        // Spark's RoundBase: room for one more integer digit, the scale cut to the digits kept.
+        const int p = args[0]->type->precision(), s = args[0]->type->scale();
+        int digits = 0;
+        if (args.size() == 2 && !args[1]->literal.is_null()) digits = static_cast<int>(std::get<int64_t>(args[1]->literal.value));
+        if (digits < 0) return result(DataType::Decimal(std::min(std::max(p - s + 1, -digits + 1), kMaxDecimalPrecision), 0));
+        const int scale = std::min(s, digits);
+        return result(DataType::Decimal(std::min(p - s + 1 + scale, kMaxDecimalPrecision), scale));
+      }
       return result(args[0]->type);
     }
     if (op == "floor" || op == "ceil" || op == "ceiling") {
@@ -600,8 +632,10 @@ class Binder {
     return Status::InvalidInput("unknown function '{}' in '{}'", op, e.ToString());
   }
 
-  Status RequireLiteral(const Expr& e, const std::shared_ptr<Expr>& out, size_t i) {
-    EPOXY_ASSIGN_OR_RETURN(ExprPtr folded, Fold(CastTo(out->args[i], DataType::String())));
+  /// Argument i folded to a constant of `type` (text by default); an error when it is not constant.
+  Status RequireLiteral(const Expr& e, const std::shared_ptr<Expr>& out, size_t i,
+                        const TypePtr& type = DataType::String()) {
+    EPOXY_ASSIGN_OR_RETURN(ExprPtr folded, Fold(CastTo(out->args[i], type)));
     if (folded->kind != ExprKind::kLiteral) {
       return Status::InvalidInput("argument {} of {} must be a constant in '{}'", i + 1, out->op, e.ToString());
     }
@@ -657,11 +691,7 @@ Result<TypePtr> ComparisonType(const TypePtr& a, const TypePtr& b) {
   if (a->Equals(*b)) return a;
   if (a->id() == TypeId::kNull) return b;
   if (b->id() == TypeId::kNull) return a;
-  if (IsNumeric(a->id()) && IsNumeric(b->id())) {
-    TypePtr wide = WiderNumeric(a, b);
-    if (a->id() == TypeId::kDecimal && b->id() == TypeId::kDecimal) return DataType::Double();
-    return wide;
-  }
+  if (IsNumeric(a->id()) && IsNumeric(b->id())) return WiderNumeric(a, b);
   // A string meets the other side's type (Spark casts the string).
   if (a->id() == TypeId::kString && b->id() != TypeId::kBinary && CanCast(*a, *b)) return b;
   if (b->id() == TypeId::kString && a->id() != TypeId::kBinary && CanCast(*b, *a)) return a;

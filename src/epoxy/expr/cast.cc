@@ -8,6 +8,7 @@
 #include <cstring>
 #include <limits>
 
+#include "epoxy/expr/decimal.h"
 #include "epoxy/expr/scalar.h"
 #include "epoxy/expr/time_units.h"
 #include "epoxy/expr/type_visit.h"
@@ -68,12 +69,6 @@ Result<ArrayPtr> CastNumbers(const Array& input, const TypePtr& to, MemoryPool* 
   for (int64_t i = 0; i < input.length(); ++i) out[i] = ConvertNumber<From, To>(in[i]);
   EPOXY_ASSIGN_OR_RETURN(BufferPtr data, values.Finish());
   return Array::Make(to, input.length(), {validity, data}, {}, input.null_count());
-}
-
-__int128 Pow10(int n) {
-  __int128 p = 1;
-  for (int i = 0; i < n; ++i) p *= 10;
-  return p;
 }
 
 /// Row `i` of a scalar-typed array as a Scalar whose value is converted to `to`, or null when
@@ -164,7 +159,7 @@ Scalar CastValue(const Array& input, int64_t i, const TypePtr& to) {
             std::string kept(text.substr(0, to->scale() == 0 ? dot : cut));
             if (digits && ParseDecimal(kept, to->precision(), to->scale(), &unscaled)) {
               if (rest[0] >= '5') unscaled += !kept.empty() && kept[0] == '-' ? -1 : 1;
-              if (unscaled >= Pow10(to->precision()) || unscaled <= -Pow10(to->precision())) return Scalar::Null(to);
+              if (unscaled >= DecimalPow10(to->precision()) || unscaled <= -DecimalPow10(to->precision())) return Scalar::Null(to);
               return Scalar{to, unscaled};
             }
           }
@@ -192,7 +187,7 @@ Scalar CastValue(const Array& input, int64_t i, const TypePtr& to) {
       bool b = std::get<bool>(v.value);
       if (target == TypeId::kString) return Scalar::String(b ? "true" : "false");
       if (target == TypeId::kFloat || target == TypeId::kDouble) return Scalar{to, b ? 1.0 : 0.0};
-      if (target == TypeId::kDecimal) return Scalar{to, (b ? 1 : 0) * Pow10(to->scale())};
+      if (target == TypeId::kDecimal) return Scalar{to, (b ? 1 : 0) * DecimalPow10(to->scale())};
       return integer(b ? 1 : 0);
     }
     case TypeId::kDate: {
@@ -215,21 +210,15 @@ Scalar CastValue(const Array& input, int64_t i, const TypePtr& to) {
       int scale = input.type()->scale();
       if (target == TypeId::kString) return Scalar::String(FormatDecimal(unscaled, scale));
       if (target == TypeId::kDecimal) {
-        int shift = to->scale() - scale;
-        __int128 out = shift >= 0 ? unscaled * Pow10(shift) : unscaled / Pow10(-shift);
-        if (shift < 0) {  // round half up on the dropped digits
-          __int128 rest = unscaled % Pow10(-shift);
-          if ((rest < 0 ? -rest : rest) * 2 >= Pow10(-shift)) out += unscaled < 0 ? -1 : 1;
-        }
-        __int128 limit = Pow10(to->precision());
-        if (out >= limit || out <= -limit) return Scalar::Null(to);
+        __int128 out = 0;
+        if (!RescaleDecimal(unscaled, scale, to->scale(), to->precision(), &out)) return Scalar::Null(to);
         return Scalar{to, out};
       }
       if (target == TypeId::kFloat || target == TypeId::kDouble || target == TypeId::kTimestamp) {
         return from_double(static_cast<double>(unscaled) / std::pow(10.0, scale));
       }
       if (target == TypeId::kBoolean) return Scalar::Boolean(unscaled != 0);
-      return integer(static_cast<int64_t>(unscaled / Pow10(scale)));
+      return integer(static_cast<int64_t>(unscaled / DecimalPow10(scale)));
     }
     case TypeId::kFloat:
     case TypeId::kDouble: {
@@ -244,14 +233,27 @@ Scalar CastValue(const Array& input, int64_t i, const TypePtr& to) {
       if (target == TypeId::kTimestamp) return Scalar::Integer(to, x * 1000000);
       if (target == TypeId::kFloat || target == TypeId::kDouble) return Scalar{to, static_cast<double>(x)};
       if (target == TypeId::kDecimal) {
-        __int128 out = static_cast<__int128>(x) * Pow10(to->scale());
-        __int128 limit = Pow10(to->precision());
-        if (out >= limit || out <= -limit) return Scalar::Null(to);
+        __int128 out = 0;
+        if (!RescaleDecimal(x, 0, to->scale(), to->precision(), &out)) return Scalar::Null(to);
         return Scalar{to, out};
       }
       return integer(x);
     }
   }
+}
+
+/// Decimals to double: the unscaled value over 10^scale (both exact below 2^53, so correctly
+/// rounded there).
+Result<ArrayPtr> CastDecimalToDouble(const Array& input, const TypePtr& to, MemoryPool* pool) {
+  EPOXY_ASSIGN_OR_RETURN(BufferPtr validity, AlignedValidity(input, pool));
+  const double divisor = std::pow(10.0, input.type()->scale());
+  BufferBuilder values(pool);
+  EPOXY_RETURN_NOT_OK(values.Resize(input.length() * 8));
+  double* out = reinterpret_cast<double*>(values.mutable_data());
+  const __int128* in = input.values<__int128>();
+  for (int64_t i = 0; i < input.length(); ++i) out[i] = static_cast<double>(in[i]) / divisor;
+  EPOXY_ASSIGN_OR_RETURN(BufferPtr data, values.Finish());
+  return Array::Make(to, input.length(), {validity, data}, {}, input.null_count());
 }
 
 bool IsPlainNumber(TypeId id) { return IsIntegral(id) || id == TypeId::kFloat || id == TypeId::kDouble; }
@@ -395,6 +397,9 @@ Result<ArrayPtr> CastArray(const ArrayPtr& input, const TypePtr& to, MemoryPool*
     });
     return out;
   }
+  if (from == TypeId::kDecimal && to->id() == TypeId::kDecimal) return CastDecimalToDecimal(*input, to, pool);
+  if (IsIntegral(from) && to->id() == TypeId::kDecimal) return CastIntegerToDecimal(*input, to, pool);
+  if (from == TypeId::kDecimal && to->id() == TypeId::kDouble) return CastDecimalToDouble(*input, to, pool);
   if ((from == TypeId::kString || from == TypeId::kBinary) && (IsIntegral(to->id()) || to->id() == TypeId::kDouble)) {
     return CastTextToNumber(*input, to, pool, rules);
   }

@@ -10,6 +10,7 @@
 
 #include "epoxy/common/bytes.h"
 #include "epoxy/expr/cast.h"
+#include "epoxy/expr/decimal.h"
 #include "epoxy/expr/type_visit.h"
 #include "epoxy/vector/builder.h"
 
@@ -310,6 +311,10 @@ Result<ArrayPtr> NullTest(bool want_null, const Datum& a, int64_t n, MemoryPool*
 }
 
 Result<ArrayPtr> Negate(const Datum& a, int64_t n, MemoryPool* pool) {
+  if (a.type()->id() == TypeId::kDecimal) {  // 0 - a: the same type, never out of range
+    EPOXY_ASSIGN_OR_RETURN(ArrayPtr zero, MakeArrayFromScalar(Scalar{a.type(), __int128{0}}, 1, pool));
+    return DecimalArithmetic("-", Datum{zero, true}, a, n, a.type(), pool);
+  }
   Result<ArrayPtr> out = Status::NotSupported("negating {}", a.type()->ToString());
   VisitPlainNumber(a.type()->id(), [&]<typename T>() {
     BufferBuilder values(pool);
@@ -436,6 +441,9 @@ Result<Datum> Evaluate(const Expr& e, const Batch& batch, MemoryPool* pool) {
     return Datum{*out, rows == 1 && all_constant && !args.empty()};
   };
   const std::string& op = e.op;
+  if (e.type->id() == TypeId::kDecimal && (op == "+" || op == "-" || op == "*" || op == "/" || op == "%")) {
+    return done(DecimalArithmetic(op, args[0], args[1], rows, e.type, pool));
+  }
   if (op == "+" || op == "-" || op == "*" || op == "/" || op == "%" || op == "div") {
     Result<ArrayPtr> out = Status::NotSupported("arithmetic on {}", e.type->ToString());
     VisitPlainNumber(e.type->id(), [&]<typename T>() { out = Arithmetic<T>(op, args[0], args[1], rows, e.type, pool); });

@@ -55,7 +55,8 @@ TEST(EvaluatorTest, ArithmeticAndNulls) {
   EXPECT_EQ(Eval("-a"), "-1|-2|null");
   EXPECT_EQ(Eval("2147483647 + CAST(a AS INT)"), "-2147483648|-2147483647|null") << "int overflow wraps";
   EXPECT_EQ(TypeOf("a + 1"), "bigint") << "JSON integers read as bigint here";
-  EXPECT_EQ(TypeOf("1 + 1.5"), "double");
+  EXPECT_EQ(TypeOf("1 + 1.5"), "decimal(3,1)") << "1.5 is a decimal literal, as in Spark";
+  EXPECT_EQ(TypeOf("1 + 1.5D"), "double");
 }
 
 TEST(EvaluatorTest, ComparisonsAndLogic) {
@@ -123,7 +124,8 @@ TEST(EvaluatorTest, Functions) {
   EXPECT_EQ(Eval("CASE WHEN a = 1 THEN 'one' WHEN a = 2 THEN 'two' END"), "\"one\"|\"two\"|null");
   EXPECT_EQ(Eval("abs(b)"), "2.5|1|0");
   EXPECT_EQ(Eval("round(b)"), "3|-1|0");
-  EXPECT_EQ(Eval("round(2.345, 2)"), "2.35|2.35|2.35");
+  EXPECT_EQ(Eval("round(2.345, 2)"), "\"2.35\"|\"2.35\"|\"2.35\"") << "a decimal literal rounds as a decimal";
+  EXPECT_EQ(Eval("round(2.345D, 2)"), "2.35|2.35|2.35");
   EXPECT_EQ(Eval("floor(b)"), "2|-1|0");
   EXPECT_EQ(Eval("ceil(b)"), "3|-1|0");
   EXPECT_EQ(Eval("greatest(a, 2)"), "2|2|2");

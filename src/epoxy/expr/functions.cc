@@ -11,6 +11,7 @@
 
 #include "epoxy/expr/cast.h"
 #include "epoxy/expr/datetime_format.h"
+#include "epoxy/expr/decimal.h"
 #include "epoxy/expr/evaluator.h"
 #include "epoxy/expr/spark_hash.h"
 #include "epoxy/expr/time_units.h"
@@ -212,6 +213,18 @@ Result<ArrayPtr> MathUnary(const std::string& op, const Expr& e, const std::vect
   if (args.size() > 1) {
     if (args[1].IsNull(0)) return MakeArrayFromScalar(Scalar::Null(e.type), n, pool);
     digits = Int(args[1], 0);
+  }
+  if (a.type()->id() == TypeId::kDecimal) {
+    // abs, round and bround of a decimal stay decimal (round's type is chosen by the binder).
+    const int from = a.type()->scale();
+    return MapRows(e.type, n, pool, [&](int64_t i, ArrayBuilder* b) -> Status {
+      if (a.IsNull(i)) return b->AppendNull();
+      __int128 v = a.array->values<__int128>()[a.Row(i)], r = 0;
+      bool fits = op == "abs" ? (r = v < 0 ? -v : v, true)
+                              : RoundDecimal(v, from, static_cast<int>(digits), e.type->scale(), e.type->precision(),
+                                             op == "bround", &r);
+      return fits ? static_cast<DecimalBuilder*>(b)->Append(r) : b->AppendNull();
+    });
   }
   Result<ArrayPtr> out = Status::NotSupported("{} of {}", op, a.type()->ToString());
   VisitPlainNumber(a.type()->id(), [&]<typename T>() {

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "epoxy/expr/decimal.h"
 #include "epoxy/expr/time_units.h"
 #include "epoxy/types/value_text.h"
 
@@ -212,6 +213,7 @@ Result<ExprPtr> TokenParser::ParseUnary() {
         if (x != INT64_MIN) return Expr::Literal(Scalar::Integer(v.type, -x));
       }
       if (std::holds_alternative<double>(v.value)) return Expr::Literal(Scalar{v.type, -std::get<double>(v.value)});
+      if (std::holds_alternative<__int128>(v.value)) return Expr::Literal(Scalar{v.type, -std::get<__int128>(v.value)});
     }
     return Expr::Call("negate", {operand});
   }
@@ -220,25 +222,39 @@ Result<ExprPtr> TokenParser::ParseUnary() {
 }
 
 Result<ExprPtr> TokenParser::ParseNumber(const Token& t) {
+  // Spark's literal types: 12 int (bigint past int's range, decimal past bigint's), 12L bigint,
+  // 12S smallint, 12Y tinyint, 1.5 decimal(2,1), 1.5BD decimal, 1.5e0 and 1.5D double, 1.5F float.
   std::string text = t.text;
   char suffix = static_cast<char>(std::toupper(static_cast<unsigned char>(text.back())));
   bool decimal_suffix = text.size() > 2 && std::toupper(static_cast<unsigned char>(text[text.size() - 2])) == 'B' && suffix == 'D';
   if (decimal_suffix) text.resize(text.size() - 2);
   else if (std::isalpha(static_cast<unsigned char>(suffix))) text.pop_back();
-  bool integral = text.find_first_of(".eE") == std::string::npos;
-  if (integral && !decimal_suffix && suffix != 'D' && suffix != 'F') {
+  else suffix = 0;
+  const bool exponent = text.find_first_of("eE") != std::string::npos;
+  const bool integral = !exponent && text.find('.') == std::string::npos;
+  if (decimal_suffix || (!exponent && suffix == 0 && !integral)) {
+    __int128 unscaled = 0;
+    TypePtr type = exponent ? nullptr : DecimalLiteralType(text, &unscaled);
+    if (type == nullptr) return Status::InvalidInput("decimal literal '{}' needs more than 38 digits", t.text);
+    return Expr::Literal(Scalar{type, unscaled});
+  }
+  if (integral && suffix != 'D' && suffix != 'F') {
     int64_t v = 0;
     if (!ParseInt64(text, &v)) {
-      double d = 0;
-      if (suffix == 'L' || !ParseDouble(text, &d)) return Status::InvalidInput("number '{}' is out of range", t.text);
-      return Expr::Literal(Scalar::Double(d));  // beyond bigint: Spark makes a decimal; a double is close
+      if (suffix != 0) return Status::InvalidInput("number '{}' is out of range", t.text);
+      __int128 unscaled = 0;
+      TypePtr type = DecimalLiteralType(text, &unscaled);  // beyond bigint: a decimal, as in Spark
+      if (type == nullptr) return Status::InvalidInput("number '{}' is out of range", t.text);
+      return Expr::Literal(Scalar{type, unscaled});
     }
     if (suffix == 'L') return Expr::Literal(Scalar::Integer(DataType::BigInt(), v));
     if (suffix == 'S') return Expr::Literal(Scalar::Integer(DataType::SmallInt(), v));
     if (suffix == 'Y') return Expr::Literal(Scalar::Integer(DataType::TinyInt(), v));
+    if (suffix != 0) return Status::InvalidInput("unknown number suffix in '{}'", t.text);
     bool fits_int = v >= INT32_MIN && v <= INT32_MAX;
     return Expr::Literal(Scalar::Integer(fits_int ? DataType::Int() : DataType::BigInt(), v));
   }
+  if (suffix != 0 && suffix != 'D' && suffix != 'F') return Status::InvalidInput("unknown number suffix in '{}'", t.text);
   double d = 0;
   if (!ParseDouble(text, &d)) return Status::InvalidInput("malformed number '{}'", t.text);
   if (suffix == 'F') return Expr::Literal(Scalar{DataType::Float(), d});
