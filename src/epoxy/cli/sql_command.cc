@@ -9,6 +9,8 @@
 #include "epoxy/exec/executor.h"
 #include "epoxy/memory/memory_pool.h"
 #include "epoxy/format/record_writer.h"
+#include "epoxy/exec/physical_plan.h"
+#include "epoxy/sql/parser.h"
 #include "epoxy/sql/sql_planner.h"
 
 namespace epoxy::cli {
@@ -56,18 +58,18 @@ Result<int> RunSql(const SqlArgs& args) {
   else return Status::InvalidInput("--output must be table, csv or jsonl, got '{}'", args.output);
   // The catalog is opened only when the query names a table (file queries need none).
   std::unique_ptr<catalog::CatalogStore> store;
-  EPOXY_ASSIGN_OR_RETURN(sql::Query query, sql::ParseQuery(args.query));
-  bool needs_catalog = false;
-  for (const auto& s : query.selects) needs_catalog = needs_catalog || !s.from.is_files;
-  if (needs_catalog) {
+  EPOXY_ASSIGN_OR_RETURN(sql::Statement statement, sql::ParseStatement(args.query));
+  if (sql::NeedsCatalog(statement)) {
     EPOXY_ASSIGN_OR_RETURN(store, catalog::CatalogStore::Open(args.catalog));
   }
   sql::SqlContext context;
   context.catalog = store.get();
   context.default_database = args.database;
-  EPOXY_ASSIGN_OR_RETURN(plan::PlanPtr plan, sql::PlanQuery(query, context));
-  if (args.explain) {
-    EPOXY_RETURN_NOT_OK(WriteStdout(exec::Optimize(plan)->Explain()));
+  EPOXY_ASSIGN_OR_RETURN(plan::PlanPtr plan, sql::PlanQuery(*statement.query, context));
+  if (args.explain || statement.explain) {
+    plan::PlanPtr optimized = exec::Optimize(plan);
+    EPOXY_RETURN_NOT_OK(WriteStdout("== Physical plan ==\n" + exec::ExplainPhysical(optimized) +
+                                    "\n== Optimized logical plan ==\n" + optimized->Explain()));
     return 0;
   }
   exec::ExecOptions options;

@@ -7,6 +7,8 @@
 #include <chrono>
 
 #include "epoxy/exec/operator.h"
+#include "epoxy/exec/pipeline.h"
+#include "epoxy/plan/optimizer.h"
 
 namespace epoxy::exec {
 namespace {
@@ -20,7 +22,7 @@ double CpuSeconds() {
 
 }  // namespace
 
-plan::PlanPtr Optimize(const plan::PlanPtr& plan) { return plan::PushDownFilters(plan); }
+plan::PlanPtr Optimize(const plan::PlanPtr& plan) { return plan::Optimize(plan); }
 
 Result<RunMetrics> Execute(const plan::PlanPtr& plan, const BatchSink& sink, const ExecOptions& options) {
   auto start = std::chrono::steady_clock::now();
@@ -29,10 +31,19 @@ Result<RunMetrics> Execute(const plan::PlanPtr& plan, const BatchSink& sink, con
   ExecContext context;
   context.memory = options.memory ? options.memory : &MemoryPool::Default();
   context.catalog = options.catalog;
-  EPOXY_ASSIGN_OR_RETURN(auto root, MakeOperator(Optimize(plan), &context));
+  context.pool = &ThreadPool::Default();
+  context.spill.pool = context.memory;
+  context.spill.soft_limit = options.spill_threshold;
+  context.spill.space = &SpillSpace::Default();
+  const int64_t files_before = context.spill.space->files_created();
+  EPOXY_ASSIGN_OR_RETURN(auto root, MakeOperator(plan::Optimize(plan), &context));
   while (true) {
     EPOXY_ASSIGN_OR_RETURN(BatchPtr batch, root->Next());
     if (batch == nullptr) break;
+    if (IsGroupBoundary(batch)) {
+      if (options.on_group_end) EPOXY_RETURN_NOT_OK(options.on_group_end());
+      continue;
+    }
     if (batch->num_rows() == 0) continue;
     metrics.rows_out += batch->num_rows();
     EPOXY_RETURN_NOT_OK(sink(batch));
@@ -41,6 +52,8 @@ Result<RunMetrics> Execute(const plan::PlanPtr& plan, const BatchSink& sink, con
   metrics.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   metrics.cpu_seconds = CpuSeconds() - cpu_start;
   metrics.peak_memory = context.memory->peak_bytes();
+  metrics.spilled_bytes = context.spilled_bytes.load();
+  metrics.spill_files = context.spill.space->files_created() - files_before;
   return metrics;
 }
 

@@ -16,6 +16,11 @@ using BatchSink = std::function<Status(const BatchPtr& batch)>;
 struct ExecOptions {
   MemoryPool* memory = nullptr;              // the default pool when null
   catalog::CatalogStore* catalog = nullptr;  // needed for plans that scan catalog tables
+  /// Bytes allocated past which hash tables flush and exchanges and sorts spill (0: half the
+  /// pool's limit).
+  int64_t spill_threshold = 0;
+  /// Called between repartition's groups of rows (a writer starts new files there).
+  std::function<Status()> on_group_end;
 };
 
 /// Optimizes and runs `plan`, handing every non-empty output batch to `sink` in order.

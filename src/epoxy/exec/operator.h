@@ -2,20 +2,28 @@
 // Operators: each pulls batches from its input and hands out whole batches (never single rows).
 #pragma once
 
+#include <atomic>
 #include <functional>
 #include <memory>
 
 #include "epoxy/catalog/catalog_store.h"
+#include "epoxy/common/thread_pool.h"
+#include "epoxy/exec/partitioned_buffer.h"
 #include "epoxy/exec/run_metrics.h"
 #include "epoxy/plan/logical_plan.h"
 #include "epoxy/vector/array.h"
 
 namespace epoxy::exec {
 
-/// What operators of one run share.
+/// What the operators of one run share.
 struct ExecContext {
   MemoryPool* memory = nullptr;
   catalog::CatalogStore* catalog = nullptr;  // for scans of catalog tables
+  ThreadPool* pool = nullptr;
+  SpillPolicy spill;  // when tables flush and exchanges spill, and where
+  /// What breakers spilled, for --profile.
+  std::atomic<int64_t> spilled_bytes{0};
+  std::atomic<int64_t> spilled_partitions{0};
 };
 
 class Operator {
@@ -44,14 +52,26 @@ class BatchSource : public Operator {
 /// A step applied to each batch on its own (filter, project): stateless, so thread-safe.
 using BatchTransform = std::function<Result<BatchPtr>(BatchPtr)>;
 
-/// The operator tree for `plan`.
+class ParallelPipeline;
+
+/// The operator tree for `plan` (optimized already).
 Result<std::unique_ptr<Operator>> MakeOperator(const plan::PlanPtr& plan, ExecContext* context);
+/// The same as a pipeline, so a breaker can drain it with its own sink on the pool's threads.
+Result<std::unique_ptr<ParallelPipeline>> MakePipeline(const plan::PlanPtr& plan, ExecContext* context);
 
 Result<std::unique_ptr<BatchSource>> MakeScan(const plan::PlanPtr& scan, ExecContext* context);
-/// A global aggregate over `input`. With `arguments_ready`, `input` yields what
-/// AggregateArgumentsStep makes (the calls' arguments, evaluated by a parallel pipeline).
-Result<std::unique_ptr<Operator>> MakeAggregate(const plan::PlanPtr& node, std::unique_ptr<Operator> input,
-                                                ExecContext* context, bool arguments_ready);
-BatchTransform AggregateArgumentsStep(const plan::PlanPtr& aggregate, ExecContext* context);
+/// GROUP BY, DISTINCT and global aggregates: partial tables per thread, partitioned by hash (and
+/// spilled past the budget), merged partition by partition in parallel.
+Result<std::unique_ptr<Operator>> MakeHashAggregate(const plan::PlanPtr& node, std::unique_ptr<ParallelPipeline> input,
+                                                    ExecContext* context);
+/// ORDER BY: sorted runs per thread (spilled past the budget), merged; with `limit` >= 0 a top-n.
+Result<std::unique_ptr<Operator>> MakeSort(const plan::PlanPtr& node, std::unique_ptr<ParallelPipeline> input,
+                                           int64_t limit, ExecContext* context);
+/// Window functions: rows partitioned by the PARTITION BY keys, each partition sorted and computed.
+Result<std::unique_ptr<Operator>> MakeWindow(const plan::PlanPtr& node, std::unique_ptr<ParallelPipeline> input,
+                                             ExecContext* context);
+/// repartition/coalesce: rows grouped, one group after another, with a GroupBoundary between.
+Result<std::unique_ptr<Operator>> MakeRepartition(const plan::PlanPtr& node, std::unique_ptr<ParallelPipeline> input,
+                                                  ExecContext* context);
 
 }  // namespace epoxy::exec

@@ -26,12 +26,28 @@ std::vector<std::pair<std::string, std::string>> Rows(const RunMetrics& m) {
       {"wall seconds", fmt::format("{:.6f}", m.wall_seconds)},
       {"cpu seconds", fmt::format("{:.6f}", m.cpu_seconds)},
       {"peak memory", std::to_string(m.peak_memory)},
+      {"spilled bytes", std::to_string(m.spilled_bytes)},
+      {"spill files", std::to_string(m.spill_files)},
   };
   for (const auto& [name, value] : m.operator_rows) rows.push_back({name, std::to_string(value)});
   return rows;
 }
 
 }  // namespace
+
+void RunMetrics::Add(const RunMetrics& o) {
+  partitions_listed += o.partitions_listed;
+  partitions_pruned += o.partitions_pruned;
+  files_listed += o.files_listed;
+  files_read += o.files_read;
+  files_pruned += o.files_pruned;
+  row_groups_read += o.row_groups_read;
+  row_groups_pruned += o.row_groups_pruned;
+  bytes_listed += o.bytes_listed;
+  bytes_read += o.bytes_read;
+  rows_read += o.rows_read;
+  for (const auto& r : o.operator_rows) operator_rows.push_back(r);
+}
 
 std::string RunMetrics::ToText() const {
   std::string out;

@@ -26,7 +26,12 @@ struct RunMetrics {
   double wall_seconds = 0;
   double cpu_seconds = 0;
   int64_t peak_memory = 0;
+  int64_t spilled_bytes = 0;       // written to temporary files by aggregations, joins and sorts
+  int64_t spill_files = 0;
   std::vector<std::pair<std::string, int64_t>> operator_rows;  // "Filter rows out" -> n, in plan order
+
+  /// Adds the reading counters and operator rows of `other` (a join's build side) to these.
+  void Add(const RunMetrics& other);
 
   /// One `name: value` line per metric.
   std::string ToText() const;

@@ -96,7 +96,7 @@ std::string LikeToRegex(std::string_view like) {
   return out;
 }
 
-ExprPtr CastTo(const ExprPtr& e, const TypePtr& type) {
+ExprPtr CastToImpl(const ExprPtr& e, const TypePtr& type) {
   if (e->type->Equals(*type)) return e;
   if (e->kind == ExprKind::kLiteral && CanCast(*e->type, *type)) {
     // A constant is converted once, here.
@@ -112,6 +112,7 @@ ExprPtr CastTo(const ExprPtr& e, const TypePtr& type) {
   cast->type = type;
   return cast;
 }
+
 
 class Binder {
  public:
@@ -143,29 +144,30 @@ class Binder {
         return ExprPtr(out);
       }
       case ExprKind::kCall: return BindCall(*e);
+      case ExprKind::kSubquery:
+        return Status::InvalidInput("a subquery is not allowed here ('{}')", e->ToString());
     }
     return Status::Internal("unknown expression kind");
   }
 
   Result<ExprPtr> BindColumn(const Expr& e) {
-    std::vector<std::string> path = e.name;
-    int index = FindColumn(path[0]);
-    if (index < 0 && path.size() > 1) {
-      bool qualified = std::any_of(options_.qualifiers.begin(), options_.qualifiers.end(),
-                                   [&](const std::string& q) { return SameName(q, path[0]); });
-      if (qualified) {
-        path.erase(path.begin());
-        index = FindColumn(path[0]);
-      }
+    if (e.resolved && e.column >= 0 && e.column < schema_.num_fields() && e.fields.empty()) {
+      auto out = std::make_shared<Expr>(e);
+      out->type = schema_.field(e.column).type;
+      return ExprPtr(out);
     }
+    std::vector<std::string> path = e.name;
+    EPOXY_ASSIGN_OR_RETURN(int index, ResolveColumn(&path));
     if (index < 0) {
       std::vector<std::string> names;
-      for (const auto& f : schema_.fields()) names.push_back(f.name);
+      const int visible = options_.num_inner >= 0 ? options_.num_inner : schema_.num_fields();
+      for (int i = 0; i < visible; ++i) names.push_back(QualifiedName(i));
       return Status::InvalidInput("column '{}' not found; available columns: {}", fmt::join(e.name, "."),
                                   fmt::join(names, ", "));
     }
     auto out = std::make_shared<Expr>(e);
     out->column = index;
+    out->name = path;
     TypePtr type = schema_.field(index).type;
     for (size_t k = 1; k < path.size(); ++k) {
       if (type->id() != TypeId::kStruct) {
@@ -189,25 +191,97 @@ class Binder {
     return ExprPtr(out);
   }
 
-  int FindColumn(const std::string& name) const {
-    for (int i = 0; i < schema_.num_fields(); ++i) {
-      if (schema_.field(i).name == name) return i;  // exact match first
-    }
-    for (int i = 0; i < schema_.num_fields(); ++i) {
-      if (SameName(schema_.field(i).name, name)) return i;
+  std::string QualifiedName(int i) const {
+    const std::string& name = schema_.field(i).name;
+    if (options_.column_qualifiers == nullptr || (*options_.column_qualifiers)[static_cast<size_t>(i)].empty()) return name;
+    return (*options_.column_qualifiers)[static_cast<size_t>(i)] + "." + name;
+  }
+
+  /// The column `path` starts with (a qualifier it starts with is dropped from it), or -1.
+  /// Errors: a name found in two relations of one scope.
+  Result<int> ResolveColumn(std::vector<std::string>* path) const {
+    const int n = schema_.num_fields();
+    const int inner = options_.num_inner >= 0 ? options_.num_inner : n;
+    for (auto [from, to] : {std::pair(0, inner), std::pair(inner, n)}) {
+      if (from >= to) continue;
+      // A relation's qualifier first (`n1.n_name`), then a plain name.
+      if (path->size() > 1 && options_.column_qualifiers != nullptr) {
+        EPOXY_ASSIGN_OR_RETURN(int q, FindColumn((*path)[1], from, to, &(*path)[0]));
+        if (q >= 0) {
+          path->erase(path->begin());
+          return q;
+        }
+      }
+      EPOXY_ASSIGN_OR_RETURN(int index, FindColumn((*path)[0], from, to, nullptr));
+      if (index >= 0) return index;
+      if (path->size() > 1) {
+        bool qualified = std::any_of(options_.qualifiers.begin(), options_.qualifiers.end(),
+                                     [&](const std::string& q) { return SameName(q, (*path)[0]); });
+        if (qualified) {
+          EPOXY_ASSIGN_OR_RETURN(index, FindColumn((*path)[1], from, to, nullptr));
+          if (index >= 0) {
+            path->erase(path->begin());
+            return index;
+          }
+        }
+      }
     }
     return -1;
   }
 
+  /// The column named `name` among [from, to), of relation `qualifier` when given: an exact match
+  /// first, then any case. Two matches of one name are ambiguous.
+  Result<int> FindColumn(const std::string& name, int from, int to, const std::string* qualifier) const {
+    for (bool exact : {true, false}) {
+      int found = -1;
+      for (int i = from; i < to; ++i) {
+        const std::string& field = schema_.field(i).name;
+        if (exact ? field != name : !SameName(field, name)) continue;
+        if (qualifier != nullptr &&
+            (options_.column_qualifiers == nullptr || !SameName((*options_.column_qualifiers)[static_cast<size_t>(i)], *qualifier))) {
+          continue;
+        }
+        if (found >= 0) {
+          if (qualifier != nullptr || options_.column_qualifiers == nullptr) {
+            return Status::InvalidInput("column '{}' is ambiguous: the input has it twice", name);
+          }
+          return Status::InvalidInput("column '{}' is ambiguous: it is in both {} and {}; qualify it ({} or {})", name,
+                                      Relation(found), Relation(i), QualifiedName(found), QualifiedName(i));
+        }
+        found = i;
+      }
+      if (found >= 0) return found;
+    }
+    return -1;
+  }
+
+  std::string Relation(int i) const {
+    const std::string& q = (*options_.column_qualifiers)[static_cast<size_t>(i)];
+    return q.empty() ? "an unnamed input" : q;
+  }
+
   Result<ExprPtr> BindCall(const Expr& e) {
-    if (IsAggregateFunction(e.op) && !options_.allow_aggregates) {
+    const bool windowed = e.window != nullptr;
+    if (windowed && !options_.allow_windows) {
+      return Status::InvalidInput("window function {} is not allowed here ('{}'); windows belong in a select list", e.op,
+                                  e.ToString());
+    }
+    if (IsWindowFunction(e.op) && !windowed) {
+      return Status::InvalidInput("window function {}() needs an OVER clause ('{}')", e.op, e.ToString());
+    }
+    if (IsAggregateFunction(e.op) && !windowed && !options_.allow_aggregates) {
       return Status::InvalidInput("aggregate function {} is not allowed here ('{}')", e.op, e.ToString());
+    }
+    if (e.op == "grouping" || e.op == "grouping_id") {
+      return Status::InvalidInput("{}() needs GROUP BY with GROUPING SETS, ROLLUP or CUBE ('{}')", e.op, e.ToString());
     }
     std::vector<ExprPtr> args;
     {
-      // Arguments of an aggregate may not hold another aggregate.
+      // Arguments of an aggregate may not hold another aggregate (those of a windowed one may:
+      // sum(sum(x)) OVER () windows the grouped sums), nor a window.
       BindOptions inner = options_;
-      if (IsAggregateFunction(e.op)) inner.allow_aggregates = false;
+      if (IsAggregateFunction(e.op) && !windowed) inner.allow_aggregates = false;
+      inner.allow_windows = false;
       Binder binder(schema_, inner);
       for (const auto& a : e.args) {
         if (a->kind == ExprKind::kCall && a->op == "interval") {
@@ -220,6 +294,10 @@ class Binder {
     }
     auto out = std::make_shared<Expr>(e);
     out->args = args;
+    if (windowed) {
+      EPOXY_ASSIGN_OR_RETURN(out->window, BindWindowSpec(*e.window));
+      return BindWindowCall(e, out);
+    }
     const std::string& op = e.op;
     auto need = [&](size_t lo, size_t hi) -> Status {
       if (args.size() < lo || args.size() > hi) {
@@ -386,6 +464,89 @@ class Binder {
     return BindFunction(e, out, need);
   }
 
+  Result<WindowSpecPtr> BindWindowSpec(const WindowSpec& spec) {
+    BindOptions inner = options_;
+    inner.allow_windows = false;
+    Binder binder(schema_, inner);
+    auto out = std::make_shared<WindowSpec>(spec);
+    for (auto& k : out->partition_by) {
+      EPOXY_ASSIGN_OR_RETURN(k, binder.Bind(k));
+    }
+    for (auto& k : out->order_by) {
+      EPOXY_ASSIGN_OR_RETURN(k.expr, binder.Bind(k.expr));
+    }
+    if (out->units == WindowSpec::Units::kRange && !out->order_by.empty() &&
+        (out->start.kind == FrameBound::Kind::kPreceding || out->start.kind == FrameBound::Kind::kFollowing ||
+         out->end.kind == FrameBound::Kind::kPreceding || out->end.kind == FrameBound::Kind::kFollowing)) {
+      if (out->order_by.size() != 1) {
+        return Status::InvalidInput("a RANGE frame with offsets needs exactly one ORDER BY expression");
+      }
+      TypeId id = out->order_by[0].expr->type->id();
+      if (!IsNumeric(id) && id != TypeId::kDate && id != TypeId::kTimestamp) {
+        return Status::InvalidInput("a RANGE frame with offsets needs a numeric, date or timestamp ORDER BY, not {}",
+                                    out->order_by[0].expr->type->ToString());
+      }
+    }
+    return WindowSpecPtr(out);
+  }
+
+  /// f(...) OVER (...): ranking and offset functions, and aggregates over a frame.
+  Result<ExprPtr> BindWindowCall(const Expr& e, std::shared_ptr<Expr> out) {
+    const std::string op = e.op;
+    auto& args = out->args;
+    static const char* kNeedOrder[] = {"row_number", "rank", "dense_rank", "percent_rank", "cume_dist", "ntile", "lag", "lead"};
+    for (const char* f : kNeedOrder) {
+      if (op == f && out->window->order_by.empty()) {
+        return Status::InvalidInput("window function {}() needs an ORDER BY in its window ('{}')", op, e.ToString());
+      }
+    }
+    auto need = [&](size_t lo, size_t hi) -> Status {
+      if (args.size() < lo || args.size() > hi) {
+        return Status::InvalidInput("{} takes {} to {} arguments, got {} in '{}'", op, lo, hi, args.size(), e.ToString());
+      }
+      return Status::OK();
+    };
+    auto done = [&](TypePtr type) -> Result<ExprPtr> {
+      out->type = std::move(type);
+      return ExprPtr(out);
+    };
+    if (op == "row_number" || op == "rank" || op == "dense_rank") {
+      EPOXY_RETURN_NOT_OK(need(0, 0));
+      return done(DataType::Int());
+    }
+    if (op == "percent_rank" || op == "cume_dist") {
+      EPOXY_RETURN_NOT_OK(need(0, 0));
+      return done(DataType::Double());
+    }
+    if (op == "ntile") {
+      EPOXY_RETURN_NOT_OK(need(1, 1));
+      EPOXY_RETURN_NOT_OK(RequireLiteral(e, out, 0, DataType::Int()));
+      if (args[0]->literal.is_null() || std::get<int64_t>(args[0]->literal.value) <= 0) {
+        return Status::InvalidInput("ntile needs a positive number of buckets ('{}')", e.ToString());
+      }
+      return done(DataType::Int());
+    }
+    if (op == "lag" || op == "lead") {
+      EPOXY_RETURN_NOT_OK(need(1, 3));
+      if (args.size() >= 2) EPOXY_RETURN_NOT_OK(RequireLiteral(e, out, 1, DataType::Int()));
+      if (args.size() == 3) args[2] = CastTo(args[2], args[0]->type);
+      return done(args[0]->type);
+    }
+    if (op == "nth_value") {
+      EPOXY_RETURN_NOT_OK(need(2, 3));
+      EPOXY_RETURN_NOT_OK(RequireLiteral(e, out, 1, DataType::Int()));
+      if (args[1]->literal.is_null() || std::get<int64_t>(args[1]->literal.value) <= 0) {
+        return Status::InvalidInput("nth_value needs a positive position ('{}')", e.ToString());
+      }
+      if (args.size() == 3) EPOXY_RETURN_NOT_OK(RequireLiteral(e, out, 2, DataType::Boolean()));
+      return done(args[0]->type);
+    }
+    if (!IsAggregateFunction(op)) return Status::InvalidInput("{} cannot be used over a window ('{}')", op, e.ToString());
+    if (e.distinct) return Status::InvalidInput("DISTINCT is not allowed in a window aggregate ('{}')", e.ToString());
+    auto need_any = [&](size_t lo, size_t hi) { return need(lo, hi); };
+    return BindFunction(e, out, need_any);
+  }
+
   template <typename Need>
   Result<ExprPtr> BindFunction(const Expr& e, std::shared_ptr<Expr> out, Need& need) {
     const std::string op = out->op;
@@ -414,7 +575,12 @@ class Binder {
     };
     // Aggregates.
     if (op == "count") {
-      EPOXY_RETURN_NOT_OK(need(0, 1));
+      EPOXY_RETURN_NOT_OK(need(0, e.distinct ? 1000 : 1));
+      return result(DataType::BigInt());
+    }
+    if (op == "count_if") {
+      EPOXY_RETURN_NOT_OK(need(1, 1));
+      if (args[0]->type->id() != TypeId::kBoolean) EPOXY_RETURN_NOT_OK(cast_arg(0, DataType::Boolean()));
       return result(DataType::BigInt());
     }
     if (op == "sum" || op == "avg" || op == "mean") {
@@ -438,9 +604,45 @@ class Binder {
       EPOXY_RETURN_NOT_OK(cast_arg(0, DataType::Double()));
       return result(DataType::Double());
     }
-    if (op == "min" || op == "max" || op == "first" || op == "last") {
+    if (op == "min" || op == "max" || op == "any_value") {
       EPOXY_RETURN_NOT_OK(need(1, 1));
       return result(args[0]->type);
+    }
+    if (op == "first" || op == "last" || op == "first_value" || op == "last_value") {
+      EPOXY_RETURN_NOT_OK(need(1, 2));  // the second: ignoreNulls
+      if (op == "first_value") out->op = "first";
+      if (op == "last_value") out->op = "last";
+      if (args.size() == 2) EPOXY_RETURN_NOT_OK(RequireLiteral(e, out, 1, DataType::Boolean()));
+      return result(args[0]->type);
+    }
+    if (op == "collect_list" || op == "collect_set") {
+      EPOXY_RETURN_NOT_OK(need(1, 1));
+      return result(DataType::Array(args[0]->type));
+    }
+    if (op == "stddev" || op == "std" || op == "stddev_samp" || op == "stddev_pop" || op == "variance" ||
+        op == "var_samp" || op == "var_pop") {
+      EPOXY_RETURN_NOT_OK(need(1, 1));
+      if (op == "std" || op == "stddev") out->op = "stddev_samp";
+      if (op == "variance") out->op = "var_samp";
+      if (!IsNumeric(args[0]->type->id()) && args[0]->type->id() != TypeId::kString && args[0]->type->id() != TypeId::kNull) {
+        return TypeError(e, fmt::format("{} needs numbers, got {}", op, args[0]->type->ToString()));
+      }
+      EPOXY_RETURN_NOT_OK(cast_arg(0, DataType::Double()));
+      return result(DataType::Double());
+    }
+    if (op == "approx_count_distinct") {
+      EPOXY_RETURN_NOT_OK(need(1, 2));
+      if (args.size() == 2) EPOXY_RETURN_NOT_OK(RequireLiteral(e, out, 1, DataType::Double()));
+      return result(DataType::BigInt());
+    }
+    if (op == "bool_and" || op == "every" || op == "bool_or" || op == "some" || op == "any") {
+      EPOXY_RETURN_NOT_OK(need(1, 1));
+      out->op = op == "bool_and" || op == "every" ? "bool_and" : "bool_or";
+      if (args[0]->type->id() != TypeId::kBoolean && args[0]->type->id() != TypeId::kNull) {
+        return TypeError(e, fmt::format("{} needs a boolean, got {}", op, args[0]->type->ToString()));
+      }
+      EPOXY_RETURN_NOT_OK(cast_arg(0, DataType::Boolean()));
+      return result(DataType::Boolean());
     }
     // Conditional functions.
     if (op == "coalesce" || op == "nvl" || op == "ifnull") {
@@ -665,7 +867,8 @@ class Binder {
   /// Replaces a deterministic call or cast over constants by its value.
   Result<ExprPtr> Fold(const ExprPtr& e) {
     if (e->kind != ExprKind::kCall && e->kind != ExprKind::kCast) return e;
-    if (e->kind == ExprKind::kCall && (IsAggregateFunction(e->op) || e->op == "current_date" || e->op == "current_timestamp")) {
+    if (e->kind == ExprKind::kCall && (IsAggregateFunction(e->op) || IsWindowFunction(e->op) || e->window != nullptr ||
+                                       e->op == "current_date" || e->op == "current_timestamp")) {
       return e;
     }
     for (const auto& a : e->args) {
@@ -700,6 +903,10 @@ Result<TypePtr> ComparisonType(const TypePtr& a, const TypePtr& b) {
   }
   return Status::InvalidInput("cannot compare {} with {}", a->ToString(), b->ToString());
 }
+
+Result<TypePtr> CommonType(const TypePtr& a, const TypePtr& b) { return ValueType(a, b); }
+
+ExprPtr CastTo(const ExprPtr& e, const TypePtr& type) { return CastToImpl(e, type); }
 
 Result<ExprPtr> Bind(const ExprPtr& e, const Schema& schema, const BindOptions& options) {
   Binder binder(schema, options);

@@ -12,10 +12,18 @@
 namespace epoxy::expr {
 
 struct BindOptions {
-  /// Names that may qualify a column (`t.col`): the source's alias or table name.
+  /// Names that may qualify any column (`t.col`): the source's alias or table name.
   std::vector<std::string> qualifiers;
+  /// The relation each column comes from (a join's inputs), one per column; `t.col` then picks
+  /// the `col` of `t`, and an unqualified name found in two relations is ambiguous.
+  const std::vector<std::string>* column_qualifiers = nullptr;
+  /// With a correlated subquery, the schema is its own columns followed by the outer query's:
+  /// the first `num_inner` columns are searched first, the rest only for names not found there.
+  int num_inner = -1;
   /// Allow aggregate calls (a SELECT list); elsewhere (filters) they are an error.
   bool allow_aggregates = false;
+  /// Allow windowed calls, f(...) OVER (...) (a SELECT list).
+  bool allow_windows = false;
 };
 
 /// Binds `e` over `schema`. Errors: an unknown column names it and lists the available ones; a
@@ -28,5 +36,13 @@ void ReferencedColumns(const Expr& bound, std::vector<int>* columns);
 /// Spark's implicit type for comparing values of types `a` and `b` (a string meets the other
 /// side's type); kInvalidInput when they cannot be compared.
 Result<TypePtr> ComparisonType(const TypePtr& a, const TypePtr& b);
+
+/// The type values of `a` and `b` share in CASE, COALESCE or a UNION's column: numbers widen, a
+/// string absorbs anything; kInvalidInput when there is none.
+Result<TypePtr> CommonType(const TypePtr& a, const TypePtr& b);
+
+/// `e` converted to `type`: itself when it has the type, a folded literal for a constant, else a
+/// cast node.
+ExprPtr CastTo(const ExprPtr& e, const TypePtr& type);
 
 }  // namespace epoxy::expr

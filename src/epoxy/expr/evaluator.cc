@@ -423,6 +423,7 @@ Result<Datum> Evaluate(const Expr& e, const Batch& batch, MemoryPool* pool) {
       return Datum{cast, operand.constant};
     }
     case ExprKind::kStar: return Status::Internal("'*' reached the evaluator");
+    case ExprKind::kSubquery: return Status::Internal("a subquery reached the evaluator");
     case ExprKind::kCall: break;
   }
   if (IsAggregateFunction(e.op)) return Status::Internal("aggregate {} evaluated as a scalar function", e.op);

@@ -47,6 +47,10 @@ std::string Expr::ToString() const {
       return literal.ToSql();
     }
     case ExprKind::kCast: return fmt::format("CAST({} AS {})", args[0]->ToString(), cast_to->ToString());
+    case ExprKind::kSubquery:
+      if (op == "exists") return "exists(subquery)";
+      if (op == "in") return fmt::format("({} IN (subquery))", args[0]->ToString());
+      return "scalarsubquery()";
     case ExprKind::kCall: break;
   }
   static const std::set<std::string> kInfix = {"+", "-", "*", "/", "%", "=", "<=>", "!=", "<", "<=", ">", ">=", "and", "or"};
@@ -83,22 +87,126 @@ std::string Expr::ToString() const {
   }
   std::vector<std::string> parts;
   for (const auto& a : args) parts.push_back(a->ToString());
-  if (op == "count" && args.empty()) return "count(1)";
-  return fmt::format("{}({}{})", op, distinct ? "DISTINCT " : "", fmt::join(parts, ", "));
+  std::string call = op == "count" && args.empty() ? "count(1)"
+                                                   : fmt::format("{}({}{})", op, distinct ? "DISTINCT " : "", fmt::join(parts, ", "));
+  if (window == nullptr) return call;
+  std::vector<std::string> spec;
+  if (!window->partition_by.empty()) {
+    std::vector<std::string> keys;
+    for (const auto& k : window->partition_by) keys.push_back(k->ToString());
+    spec.push_back(fmt::format("PARTITION BY {}", fmt::join(keys, ", ")));
+  }
+  if (!window->order_by.empty()) {
+    std::vector<std::string> keys;
+    for (const auto& k : window->order_by) {
+      keys.push_back(fmt::format("{} {} NULLS {}", k.expr->ToString(), k.ascending ? "ASC" : "DESC", k.nulls_first ? "FIRST" : "LAST"));
+    }
+    spec.push_back(fmt::format("ORDER BY {}", fmt::join(keys, ", ")));
+  }
+  if (window->units != WindowSpec::Units::kDefault) {
+    auto bound = [](const FrameBound& b) -> std::string {
+      switch (b.kind) {
+        case FrameBound::Kind::kUnboundedPreceding: return "UNBOUNDED PRECEDING";
+        case FrameBound::Kind::kPreceding: return fmt::format("{} PRECEDING", b.offset);
+        case FrameBound::Kind::kCurrentRow: return "CURRENT ROW";
+        case FrameBound::Kind::kFollowing: return fmt::format("{} FOLLOWING", b.offset);
+        case FrameBound::Kind::kUnboundedFollowing: return "UNBOUNDED FOLLOWING";
+      }
+      return "";
+    };
+    spec.push_back(fmt::format("{} BETWEEN {} AND {}", window->units == WindowSpec::Units::kRows ? "ROWS" : "RANGE",
+                               bound(window->start), bound(window->end)));
+  }
+  return fmt::format("{} OVER ({})", call, fmt::join(spec, " "));
 }
 
 bool IsAggregateFunction(const std::string& op) {
-  static const std::set<std::string> kAggregates = {"count", "sum", "min", "max", "avg", "mean", "first", "last",
-                                                    "count_distinct", "collect_list", "collect_set"};
+  static const std::set<std::string> kAggregates = {
+      "count", "sum", "min", "max", "avg", "mean", "first", "last", "first_value", "last_value", "any_value",
+      "collect_list", "collect_set", "stddev", "stddev_samp", "stddev_pop", "std", "variance", "var_samp",
+      "var_pop", "approx_count_distinct", "bool_and", "bool_or", "every", "some", "any", "count_if"};
   return kAggregates.count(op) > 0;
 }
 
+bool IsWindowFunction(const std::string& op) {
+  static const std::set<std::string> kWindow = {"row_number", "rank", "dense_rank", "percent_rank", "cume_dist",
+                                                "ntile", "lag", "lead", "nth_value"};
+  return kWindow.count(op) > 0;
+}
+
 bool ContainsAggregate(const Expr& e) {
-  if (e.kind == ExprKind::kCall && IsAggregateFunction(e.op)) return true;
+  if (e.kind == ExprKind::kCall && IsAggregateFunction(e.op) && e.window == nullptr) return true;
+  if (e.kind == ExprKind::kSubquery) return false;  // its aggregates are its own
   for (const auto& a : e.args) {
     if (ContainsAggregate(*a)) return true;
   }
   return false;
+}
+
+bool ContainsWindow(const Expr& e) {
+  if (e.kind == ExprKind::kCall && e.window != nullptr) return true;
+  for (const auto& a : e.args) {
+    if (ContainsWindow(*a)) return true;
+  }
+  return false;
+}
+
+bool ContainsSubquery(const Expr& e) {
+  if (e.kind == ExprKind::kSubquery) return true;
+  for (const auto& a : e.args) {
+    if (ContainsSubquery(*a)) return true;
+  }
+  return false;
+}
+
+namespace {
+
+bool SameScalar(const Scalar& a, const Scalar& b) {
+  return a.type->Equals(*b.type) && a.value == b.value;
+}
+
+bool SameOrder(const std::vector<OrderItem>& a, const std::vector<OrderItem>& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (a[i].ascending != b[i].ascending || a[i].nulls_first != b[i].nulls_first || !SameExpr(*a[i].expr, *b[i].expr)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+bool SameWindow(const WindowSpecPtr& a, const WindowSpecPtr& b) {
+  if (a == nullptr || b == nullptr) return a == b;
+  if (a->partition_by.size() != b->partition_by.size() || a->units != b->units || a->start.kind != b->start.kind ||
+      a->start.offset != b->start.offset || a->end.kind != b->end.kind || a->end.offset != b->end.offset) {
+    return false;
+  }
+  for (size_t i = 0; i < a->partition_by.size(); ++i) {
+    if (!SameExpr(*a->partition_by[i], *b->partition_by[i])) return false;
+  }
+  return SameOrder(a->order_by, b->order_by);
+}
+
+}  // namespace
+
+bool SameExpr(const Expr& a, const Expr& b) {
+  if (a.kind != b.kind || a.distinct != b.distinct) return false;
+  if ((a.type == nullptr) != (b.type == nullptr) || (a.type && !a.type->Equals(*b.type))) return false;
+  switch (a.kind) {
+    case ExprKind::kColumn:
+      if (a.column < 0 || b.column < 0) return a.name == b.name;
+      return a.column == b.column && a.fields == b.fields;
+    case ExprKind::kLiteral: return SameScalar(a.literal, b.literal);
+    case ExprKind::kStar: return a.name == b.name;
+    case ExprKind::kSubquery: return a.subquery == b.subquery;
+    case ExprKind::kCast: return a.cast_to->Equals(*b.cast_to) && SameExpr(*a.args[0], *b.args[0]);
+    case ExprKind::kCall: break;
+  }
+  if (a.op != b.op || a.args.size() != b.args.size() || !SameWindow(a.window, b.window)) return false;
+  for (size_t i = 0; i < a.args.size(); ++i) {
+    if (!SameExpr(*a.args[i], *b.args[i])) return false;
+  }
+  return true;
 }
 
 }  // namespace epoxy::expr

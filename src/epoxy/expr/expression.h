@@ -18,7 +18,35 @@ namespace epoxy::expr {
 struct Expr;
 using ExprPtr = std::shared_ptr<const Expr>;
 
-enum class ExprKind { kColumn, kLiteral, kCall, kCast, kStar };
+enum class ExprKind { kColumn, kLiteral, kCall, kCast, kStar, kSubquery };
+
+/// One key of an ORDER BY (also of a window's ORDER BY). Spark's default: nulls first when
+/// ascending, last when descending.
+struct OrderItem {
+  ExprPtr expr;
+  bool ascending = true;
+  bool nulls_first = true;
+};
+
+/// One end of a window frame: unbounded, the current row, or an offset from it (rows for ROWS,
+/// the ORDER BY value's units for RANGE).
+struct FrameBound {
+  enum class Kind { kUnboundedPreceding, kPreceding, kCurrentRow, kFollowing, kUnboundedFollowing };
+  Kind kind = Kind::kCurrentRow;
+  int64_t offset = 0;  // kPreceding, kFollowing: how far (>= 0)
+};
+
+/// OVER (PARTITION BY ... ORDER BY ... frame). Without a frame Spark's default applies: RANGE
+/// UNBOUNDED PRECEDING .. CURRENT ROW with an ORDER BY, the whole partition without.
+struct WindowSpec {
+  std::vector<ExprPtr> partition_by;
+  std::vector<OrderItem> order_by;
+  enum class Units { kDefault, kRows, kRange };
+  Units units = Units::kDefault;
+  FrameBound start{FrameBound::Kind::kUnboundedPreceding, 0};
+  FrameBound end{FrameBound::Kind::kCurrentRow, 0};
+};
+using WindowSpecPtr = std::shared_ptr<const WindowSpec>;
 
 /// Operators are calls too, named: + - * / % = <=> != < <= > >= and or not negate is_null
 /// is_not_null in like rlike case (args: when, then, ..., [else]) and concat (for ||).
@@ -30,10 +58,17 @@ struct Expr {
   std::vector<ExprPtr> args;      // kCall arguments; kCast: the one operand
   TypePtr cast_to;                // kCast
   bool distinct = false;          // count(DISTINCT x)
+  WindowSpecPtr window;           // kCall: f(...) OVER (...)
+  /// kSubquery: the query (the SQL front end's; opaque here) and how it is used: "scalar",
+  /// "exists" or "in" (args[0] is then the value tested).
+  std::shared_ptr<const void> subquery;
 
   // Set by Bind():
   TypePtr type;            // the result type
   int column = -1;         // kColumn: index of the top-level column in the input
+  /// kColumn: already resolved to `column` of the schema it will be bound against (a front end
+  /// expanding `*` over columns whose names alone may be ambiguous).
+  bool resolved = false;
   std::vector<int> fields;  // kColumn: struct field indexes below that column
   std::shared_ptr<const re2::RE2> regex;  // like, rlike, regexp_*, split: the constant pattern
 
@@ -48,7 +83,18 @@ struct Expr {
 
 /// Whether `op` names an aggregate function (count, sum, min, max, avg, ...).
 bool IsAggregateFunction(const std::string& op);
-/// Whether `e` contains an aggregate call.
+/// Whether `op` names a function that only exists over a window (row_number, rank, lag, ...).
+bool IsWindowFunction(const std::string& op);
+/// Whether `e` contains an aggregate call that is not itself windowed (arguments of a windowed
+/// call count: sum(sum(x)) OVER () aggregates x).
 bool ContainsAggregate(const Expr& e);
+/// Whether `e` contains a windowed call.
+bool ContainsWindow(const Expr& e);
+/// Whether `e` contains a subquery.
+bool ContainsSubquery(const Expr& e);
+
+/// Structural equality of bound expressions: same operators, columns (by index and field path),
+/// literals, casts and types.
+bool SameExpr(const Expr& a, const Expr& b);
 
 }  // namespace epoxy::expr

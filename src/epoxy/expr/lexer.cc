@@ -41,6 +41,13 @@ Result<std::vector<Token>> Tokenize(std::string_view text) {
     if (text.compare(i, 2, "/*") == 0) {
       size_t end = text.find("*/", i + 2);
       if (end == std::string_view::npos) return error(i, "unclosed comment");
+      if (text.compare(i, 3, "/*+") == 0) {  // a hint: /*+ BROADCAST(t) */
+        Token hint;
+        hint.kind = Token::Kind::kHint;
+        hint.position = i;
+        hint.text = std::string(text.substr(i + 3, end - i - 3));
+        tokens.push_back(std::move(hint));
+      }
       i = end + 2;
       continue;
     }

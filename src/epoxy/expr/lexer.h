@@ -11,7 +11,7 @@
 namespace epoxy::expr {
 
 struct Token {
-  enum class Kind { kIdentifier, kQuotedIdentifier, kNumber, kString, kOperator, kEnd };
+  enum class Kind { kIdentifier, kQuotedIdentifier, kNumber, kString, kOperator, kHint, kEnd };
   Kind kind = Kind::kEnd;
   std::string text;  // identifiers as written, strings unescaped, operators as written
   size_t position = 0;  // byte offset in the source, for error messages
@@ -23,7 +23,8 @@ struct Token {
 
 /// Splits `text` into tokens ending with kEnd. Strings use '...' or "..." with backslash escapes
 /// (Spark's default); identifiers may be `back-quoted` (`` doubles a backquote); comments
-/// (`--` to end of line, `/* */`) are skipped. Errors give the position.
+/// (`--` to end of line, `/* */`) are skipped, except hints (`/*+ ... */`), which become kHint
+/// tokens holding their text. Errors give the position.
 Result<std::vector<Token>> Tokenize(std::string_view text);
 
 }  // namespace epoxy::expr

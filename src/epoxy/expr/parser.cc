@@ -24,7 +24,8 @@ std::string Lower(std::string s) {
 bool IsReserved(const Token& t) {
   static const char* kReserved[] = {"AND", "OR", "NOT", "FROM", "WHERE", "AS", "UNION", "LIMIT", "GROUP", "ORDER",
                                     "BY", "HAVING", "WHEN", "THEN", "ELSE", "END", "IS", "IN", "BETWEEN", "LIKE",
-                                    "RLIKE", "REGEXP", "ALL", "SELECT", "ON", "JOIN", "DIV"};
+                                    "RLIKE", "REGEXP", "ALL", "SELECT", "ON", "JOIN", "DIV", "USING", "INTERSECT",
+                                    "EXCEPT", "MINUS", "CROSS", "INNER", "DISTINCT", "EXISTS", "WITH", "OVER"};
   return std::any_of(std::begin(kReserved), std::end(kReserved), [&](const char* k) { return t.IsKeyword(k); });
 }
 
@@ -133,6 +134,13 @@ Result<ExprPtr> TokenParser::ParsePredicate() {
     if (compared) continue;
     if (AcceptKeyword("IS")) {
       bool negated = AcceptKeyword("NOT");
+      if (AcceptKeyword("DISTINCT")) {  // IS [NOT] DISTINCT FROM: null-safe (in)equality
+        EPOXY_RETURN_NOT_OK(ExpectKeyword("FROM"));
+        EPOXY_ASSIGN_OR_RETURN(ExprPtr right, ParseAdditive());
+        left = Expr::Call("<=>", {left, right});
+        if (!negated) left = Expr::Call("not", {left});
+        continue;
+      }
       EPOXY_RETURN_NOT_OK(ExpectKeyword("NULL"));
       left = Expr::Call(negated ? "is_not_null" : "is_null", {left});
       continue;
@@ -147,6 +155,12 @@ Result<ExprPtr> TokenParser::ParsePredicate() {
     auto wrap = [&](ExprPtr e) { return negated ? Expr::Call("not", {e}) : e; };
     if (AcceptKeyword("IN")) {
       EPOXY_RETURN_NOT_OK(ExpectOperator("("));
+      if (AtSubquery()) {
+        EPOXY_ASSIGN_OR_RETURN(ExprPtr in, ParseSubquery("in", {left}));
+        EPOXY_RETURN_NOT_OK(ExpectOperator(")"));
+        left = wrap(in);
+        continue;
+      }
       std::vector<ExprPtr> args = {left};
       do {
         EPOXY_ASSIGN_OR_RETURN(ExprPtr v, ParseExpr());
@@ -365,7 +379,137 @@ Result<ExprPtr> TokenParser::ParseFunction(std::string name) {
   EPOXY_RETURN_NOT_OK(ExpectOperator(")"));
   auto call = std::make_shared<Expr>(*Expr::Call(name, std::move(args)));
   call->distinct = distinct;
+  if (AcceptKeyword("OVER")) {
+    EPOXY_ASSIGN_OR_RETURN(call->window, ParseWindow());
+  }
   return ExprPtr(call);
+}
+
+Result<OrderItem> TokenParser::ParseOrderItem() {
+  OrderItem item;
+  EPOXY_ASSIGN_OR_RETURN(item.expr, ParseExpr());
+  if (AcceptKeyword("DESC")) {
+    item.ascending = false;
+  } else {
+    AcceptKeyword("ASC");
+  }
+  item.nulls_first = item.ascending;  // Spark: nulls first ascending, last descending
+  if (AcceptKeyword("NULLS")) {
+    if (AcceptKeyword("FIRST")) item.nulls_first = true;
+    else if (AcceptKeyword("LAST")) item.nulls_first = false;
+    else return Expected("FIRST or LAST after NULLS");
+  }
+  return item;
+}
+
+Result<FrameBound> TokenParser::ParseFrameBound() {
+  FrameBound b;
+  if (AcceptKeyword("UNBOUNDED")) {
+    if (AcceptKeyword("PRECEDING")) b.kind = FrameBound::Kind::kUnboundedPreceding;
+    else if (AcceptKeyword("FOLLOWING")) b.kind = FrameBound::Kind::kUnboundedFollowing;
+    else return Expected("PRECEDING or FOLLOWING");
+    return b;
+  }
+  if (AcceptKeyword("CURRENT")) {
+    EPOXY_RETURN_NOT_OK(ExpectKeyword("ROW"));
+    b.kind = FrameBound::Kind::kCurrentRow;
+    return b;
+  }
+  const Token& n = Next();
+  if (n.kind != Token::Kind::kNumber || !ParseInt64(n.text, &b.offset) || b.offset < 0) {
+    return Status::InvalidInput("a window frame bound needs a whole number of rows or values, got '{}' in '{}'", n.text, source_);
+  }
+  if (AcceptKeyword("PRECEDING")) b.kind = FrameBound::Kind::kPreceding;
+  else if (AcceptKeyword("FOLLOWING")) b.kind = FrameBound::Kind::kFollowing;
+  else return Expected("PRECEDING or FOLLOWING");
+  return b;
+}
+
+Result<WindowSpecPtr> TokenParser::ParseWindow() {
+  if (Peek().kind == Token::Kind::kIdentifier && !Peek().IsOperator("(")) {
+    return Status::NotSupported("named windows (OVER {}) are not supported; write the window in the OVER clause", Peek().text);
+  }
+  EPOXY_RETURN_NOT_OK(ExpectOperator("("));
+  auto spec = std::make_shared<WindowSpec>();
+  if (AcceptKeyword("PARTITION") || AcceptKeyword("DISTRIBUTE")) {
+    EPOXY_RETURN_NOT_OK(ExpectKeyword("BY"));
+    do {
+      EPOXY_ASSIGN_OR_RETURN(ExprPtr key, ParseExpr());
+      spec->partition_by.push_back(std::move(key));
+    } while (AcceptOperator(","));
+  }
+  if (AcceptKeyword("ORDER") || AcceptKeyword("SORT")) {
+    EPOXY_RETURN_NOT_OK(ExpectKeyword("BY"));
+    do {
+      EPOXY_ASSIGN_OR_RETURN(OrderItem item, ParseOrderItem());
+      spec->order_by.push_back(std::move(item));
+    } while (AcceptOperator(","));
+  }
+  if (Peek().IsKeyword("ROWS") || Peek().IsKeyword("RANGE")) {
+    spec->units = Next().IsKeyword("ROWS") ? WindowSpec::Units::kRows : WindowSpec::Units::kRange;
+    if (AcceptKeyword("BETWEEN")) {
+      EPOXY_ASSIGN_OR_RETURN(spec->start, ParseFrameBound());
+      EPOXY_RETURN_NOT_OK(ExpectKeyword("AND"));
+      EPOXY_ASSIGN_OR_RETURN(spec->end, ParseFrameBound());
+    } else {
+      EPOXY_ASSIGN_OR_RETURN(spec->start, ParseFrameBound());
+      spec->end = {FrameBound::Kind::kCurrentRow, 0};
+    }
+    auto rank = [](const FrameBound& b) -> double {
+      switch (b.kind) {
+        case FrameBound::Kind::kUnboundedPreceding: return -1e300;
+        case FrameBound::Kind::kPreceding: return -static_cast<double>(b.offset);
+        case FrameBound::Kind::kCurrentRow: return 0;
+        case FrameBound::Kind::kFollowing: return static_cast<double>(b.offset);
+        case FrameBound::Kind::kUnboundedFollowing: return 1e300;
+      }
+      return 0;
+    };
+    if (spec->start.kind == FrameBound::Kind::kUnboundedFollowing || spec->end.kind == FrameBound::Kind::kUnboundedPreceding ||
+        rank(spec->start) > rank(spec->end)) {
+      return Status::InvalidInput("a window frame's start must not come after its end ('{}')", source_);
+    }
+  }
+  EPOXY_RETURN_NOT_OK(ExpectOperator(")"));
+  return WindowSpecPtr(spec);
+}
+
+Result<ExprPtr> TokenParser::ParseExtract() {
+  // EXTRACT(field FROM source)
+  EPOXY_RETURN_NOT_OK(ExpectOperator("("));
+  const Token& field = Next();
+  std::string f = Lower(field.text);
+  static const std::pair<const char*, const char*> kFields[] = {
+      {"year", "year"}, {"years", "year"}, {"month", "month"}, {"months", "month"}, {"day", "dayofmonth"},
+      {"days", "dayofmonth"}, {"dayofweek", "dayofweek"}, {"dow", "dayofweek"}, {"doy", "dayofyear"},
+      {"dayofyear", "dayofyear"}, {"quarter", "quarter"}, {"hour", "hour"}, {"hours", "hour"},
+      {"minute", "minute"}, {"minutes", "minute"}, {"second", "second"}, {"seconds", "second"}};
+  const char* function = nullptr;
+  for (const auto& [name, fn] : kFields) {
+    if (f == name) function = fn;
+  }
+  if (function == nullptr) return Status::InvalidInput("EXTRACT cannot take the field '{}' in '{}'", field.text, source_);
+  EPOXY_RETURN_NOT_OK(ExpectKeyword("FROM"));
+  EPOXY_ASSIGN_OR_RETURN(ExprPtr source, ParseExpr());
+  EPOXY_RETURN_NOT_OK(ExpectOperator(")"));
+  return Expr::Call(function, {source});
+}
+
+bool TokenParser::AtSubquery() const {
+  return subquery_parser_ && (Peek().IsKeyword("SELECT") || Peek().IsKeyword("WITH") ||
+                              (Peek().IsOperator("(") && (Peek(1).IsKeyword("SELECT") || Peek(1).IsKeyword("WITH"))));
+}
+
+Result<ExprPtr> TokenParser::ParseSubquery(std::string use, std::vector<ExprPtr> args) {
+  if (++depth_ > kMaxDepth) return Status::InvalidInput("query nested too deeply: '{}'", source_);
+  EPOXY_ASSIGN_OR_RETURN(std::shared_ptr<const void> query, subquery_parser_(*this));
+  --depth_;
+  auto e = std::make_shared<Expr>();
+  e->kind = ExprKind::kSubquery;
+  e->op = std::move(use);
+  e->args = std::move(args);
+  e->subquery = std::move(query);
+  return ExprPtr(e);
 }
 
 Result<ExprPtr> TokenParser::ParsePrimary() {
@@ -377,6 +521,11 @@ Result<ExprPtr> TokenParser::ParsePrimary() {
     default: break;
   }
   if (AcceptOperator("(")) {
+    if (AtSubquery()) {
+      EPOXY_ASSIGN_OR_RETURN(ExprPtr scalar, ParseSubquery("scalar", {}));
+      EPOXY_RETURN_NOT_OK(ExpectOperator(")"));
+      return scalar;
+    }
     if (++depth_ > kMaxDepth) return Status::InvalidInput("expression nested too deeply: '{}'", source_);
     EPOXY_ASSIGN_OR_RETURN(ExprPtr inner, ParseExpr());
     --depth_;
@@ -420,6 +569,18 @@ Result<ExprPtr> TokenParser::ParsePrimary() {
     if (t.IsKeyword("INTERVAL")) {
       Next();
       return ParseInterval();
+    }
+    if (t.IsKeyword("EXISTS") && Peek(1).IsOperator("(")) {
+      Next();
+      Next();
+      if (!AtSubquery()) return Expected("a subquery after EXISTS (");
+      EPOXY_ASSIGN_OR_RETURN(ExprPtr exists, ParseSubquery("exists", {}));
+      EPOXY_RETURN_NOT_OK(ExpectOperator(")"));
+      return exists;
+    }
+    if (t.IsKeyword("EXTRACT") && Peek(1).IsOperator("(")) {
+      Next();
+      return ParseExtract();
     }
   }
   if ((t.kind == Token::Kind::kIdentifier && !IsReserved(t)) || t.kind == Token::Kind::kQuotedIdentifier) {

@@ -3,6 +3,7 @@
 // `push_down_predicate` accept, and the expressions inside `epoxy sql` statements.
 #pragma once
 
+#include <functional>
 #include <string_view>
 #include <vector>
 
@@ -20,6 +21,14 @@ class TokenParser {
   TokenParser(std::string_view source, std::vector<Token> tokens) : source_(source), tokens_(std::move(tokens)) {}
 
   Result<ExprPtr> ParseExpr();  // lowest precedence: OR
+  /// `expr [ASC | DESC] [NULLS FIRST | NULLS LAST]`, with Spark's default null order.
+  Result<OrderItem> ParseOrderItem();
+
+  /// Parses a query where an expression holds one (`(SELECT ...)`, `EXISTS (...)`, `IN (SELECT
+  /// ...)`), positioned at its first token, and returns it opaquely. Without one, subqueries are
+  /// refused as syntax errors.
+  using SubqueryParser = std::function<Result<std::shared_ptr<const void>>(TokenParser&)>;
+  void set_subquery_parser(SubqueryParser parser) { subquery_parser_ = std::move(parser); }
 
   const Token& Peek(size_t ahead = 0) const;
   const Token& Next();
@@ -47,11 +56,18 @@ class TokenParser {
   Result<ExprPtr> ParseInterval();
   Result<ExprPtr> ParseFunction(std::string name);
   Result<TypePtr> ParseTypeName();
+  Result<WindowSpecPtr> ParseWindow();
+  Result<FrameBound> ParseFrameBound();
+  Result<ExprPtr> ParseExtract();
+  /// Whether a subquery starts here: `SELECT` or `WITH` (the caller consumed its '(').
+  bool AtSubquery() const;
+  Result<ExprPtr> ParseSubquery(std::string use, std::vector<ExprPtr> args);
 
   std::string_view source_;
   std::vector<Token> tokens_;
   size_t pos_ = 0;
   int depth_ = 0;  // bounds recursion on hostile input
+  SubqueryParser subquery_parser_;
 };
 
 }  // namespace epoxy::expr

@@ -116,6 +116,121 @@ Result<ArrayPtr> Take(const Array& source, const std::vector<int32_t>& indices, 
   return builder->Finish();
 }
 
+namespace {
+
+const Array* RefArray(const std::vector<ArrayPtr>& sources, RowRef ref) { return sources[ref >> 32].get(); }
+int64_t RefRow(RowRef ref) { return static_cast<int64_t>(ref & 0xffffffffu); }
+
+/// Validity of gathered rows (null refs and null values), or null when none is null.
+Result<BufferPtr> GatherValidity(const std::vector<ArrayPtr>& sources, const std::vector<RowRef>& refs, MemoryPool* pool,
+                                 int64_t* null_count) {
+  *null_count = 0;
+  bool maybe_null = false;
+  for (const auto& s : sources) maybe_null = maybe_null || s->null_count() > 0;
+  for (size_t i = 0; i < refs.size() && !maybe_null; ++i) maybe_null = refs[i] == kNullRow;
+  if (!maybe_null) return BufferPtr();
+  BufferBuilder bits(pool);
+  EPOXY_RETURN_NOT_OK(bits.Resize(bit_util::BytesForBits(static_cast<int64_t>(refs.size()))));
+  uint8_t* out = bits.mutable_data();
+  for (size_t i = 0; i < refs.size(); ++i) {
+    if (refs[i] == kNullRow || RefArray(sources, refs[i])->IsNull(RefRow(refs[i]))) {
+      ++*null_count;
+    } else {
+      bit_util::SetBit(out, static_cast<int64_t>(i));
+    }
+  }
+  if (*null_count == 0) return BufferPtr();
+  return bits.Finish();
+}
+
+template <typename T>
+Result<BufferPtr> GatherValues(const std::vector<ArrayPtr>& sources, const std::vector<RowRef>& refs, MemoryPool* pool) {
+  BufferBuilder values(pool);
+  EPOXY_RETURN_NOT_OK(values.Resize(static_cast<int64_t>(refs.size() * sizeof(T))));
+  T* out = reinterpret_cast<T*>(values.mutable_data());
+  std::vector<const T*> bases;
+  for (const auto& s : sources) bases.push_back(s->type_id() == TypeId::kNull ? nullptr : s->values<T>());
+  for (size_t i = 0; i < refs.size(); ++i) {
+    const RowRef r = refs[i];
+    const T* base = r == kNullRow ? nullptr : bases[r >> 32];
+    out[i] = base == nullptr ? T{} : base[RefRow(r)];
+  }
+  return values.Finish();
+}
+
+}  // namespace
+
+Result<ArrayPtr> TakeFrom(const std::vector<ArrayPtr>& sources, const std::vector<RowRef>& refs, const TypePtr& type,
+                          MemoryPool* pool) {
+  const int64_t n = static_cast<int64_t>(refs.size());
+  const TypeId id = type->id();
+  if (id == TypeId::kNull) return Array::MakeNull(n);
+  // Sources of type null (placeholders) read as nulls of `type`: the generic path handles them.
+  bool typed = true;
+  for (const auto& s : sources) typed = typed && s->type_id() == id;
+  const int width = FixedWidthOf(id);
+  if (typed && (width > 0 || id == TypeId::kBoolean || id == TypeId::kString || id == TypeId::kBinary)) {
+    int64_t null_count = 0;
+    EPOXY_ASSIGN_OR_RETURN(BufferPtr validity, GatherValidity(sources, refs, pool, &null_count));
+    if (id == TypeId::kString || id == TypeId::kBinary) {
+      int64_t bytes = 0;
+      for (RowRef r : refs) {
+        if (r != kNullRow) bytes += static_cast<int64_t>(RefArray(sources, r)->GetView(RefRow(r)).size());
+      }
+      if (bytes > INT32_MAX) return Status::OutOfMemory("a string column of one batch exceeds 2 GiB");
+      BufferBuilder offsets(pool), data(pool);
+      EPOXY_RETURN_NOT_OK(offsets.Resize((n + 1) * 4));
+      EPOXY_RETURN_NOT_OK(data.Resize(bytes));
+      int32_t* o = reinterpret_cast<int32_t*>(offsets.mutable_data());
+      uint8_t* d = data.mutable_data();
+      int32_t at = 0;
+      o[0] = 0;
+      for (int64_t i = 0; i < n; ++i) {
+        const RowRef r = refs[static_cast<size_t>(i)];
+        if (r != kNullRow) {
+          std::string_view v = RefArray(sources, r)->GetView(RefRow(r));
+          if (!v.empty()) std::memcpy(d + at, v.data(), v.size());
+          at += static_cast<int32_t>(v.size());
+        }
+        o[i + 1] = at;
+      }
+      EPOXY_ASSIGN_OR_RETURN(BufferPtr ob, offsets.Finish());
+      EPOXY_ASSIGN_OR_RETURN(BufferPtr db, data.Finish());
+      return Array::Make(type, n, {validity, ob, db}, {}, null_count);
+    }
+    Result<BufferPtr> values = BufferPtr();
+    switch (width) {
+      case 0: {
+        BufferBuilder bits(pool);
+        EPOXY_RETURN_NOT_OK(bits.Resize(bit_util::BytesForBits(n)));
+        for (int64_t i = 0; i < n; ++i) {
+          const RowRef r = refs[static_cast<size_t>(i)];
+          if (r != kNullRow && RefArray(sources, r)->GetBool(RefRow(r))) bit_util::SetBit(bits.mutable_data(), i);
+        }
+        values = bits.Finish();
+        break;
+      }
+      case 1: values = GatherValues<int8_t>(sources, refs, pool); break;
+      case 2: values = GatherValues<int16_t>(sources, refs, pool); break;
+      case 4: values = GatherValues<int32_t>(sources, refs, pool); break;
+      case 8: values = GatherValues<int64_t>(sources, refs, pool); break;
+      default: values = GatherValues<__int128>(sources, refs, pool); break;
+    }
+    EPOXY_RETURN_NOT_OK(values.status());
+    return Array::Make(type, n, {validity, *values}, {}, null_count);
+  }
+  EPOXY_ASSIGN_OR_RETURN(auto builder, MakeBuilder(type, pool));
+  for (RowRef r : refs) {
+    const Array* source = r == kNullRow ? nullptr : RefArray(sources, r);
+    if (source == nullptr || source->type_id() == TypeId::kNull || source->IsNull(RefRow(r))) {
+      EPOXY_RETURN_NOT_OK(builder->AppendNull());
+    } else {
+      EPOXY_RETURN_NOT_OK(AppendFrom(builder.get(), *source, RefRow(r)));
+    }
+  }
+  return builder->Finish();
+}
+
 Result<BatchPtr> TakeBatch(const BatchPtr& batch, const std::vector<int32_t>& indices, MemoryPool* pool) {
   if (static_cast<int64_t>(indices.size()) == batch->num_rows()) {
     bool identity = true;
