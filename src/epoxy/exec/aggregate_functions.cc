@@ -8,7 +8,7 @@
 #include <cstring>
 
 #include "epoxy/exec/collect_functions.h"
-#include "epoxy/exec/row_compare.h"
+#include "epoxy/vector/compare.h"
 #include "epoxy/exec/value_store.h"
 #include "epoxy/expr/decimal.h"
 #include "epoxy/expr/type_visit.h"

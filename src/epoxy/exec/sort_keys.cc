@@ -7,7 +7,7 @@
 #include <cstring>
 
 #include "epoxy/common/thread_pool.h"
-#include "epoxy/exec/row_compare.h"
+#include "epoxy/vector/compare.h"
 
 namespace epoxy::exec {
 namespace {

@@ -9,7 +9,7 @@
 #include <cmath>
 #include <cstring>
 
-#include "epoxy/exec/row_compare.h"
+#include "epoxy/vector/compare.h"
 #include "epoxy/expr/decimal.h"
 #include "epoxy/vector/builder.h"
 #include "epoxy/vector/take.h"

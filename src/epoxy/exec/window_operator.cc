@@ -4,7 +4,7 @@
 // budget); each partition is then sorted and its window values computed, partitions in parallel.
 #include "epoxy/exec/hash_table.h"
 #include "epoxy/exec/pipeline.h"
-#include "epoxy/exec/row_compare.h"
+#include "epoxy/vector/compare.h"
 #include "epoxy/exec/sort_keys.h"
 #include "epoxy/exec/window_functions.h"
 #include "epoxy/expr/evaluator.h"

@@ -733,6 +733,19 @@ class Binder {
       for (size_t i = 0; i < args.size(); ++i) EPOXY_RETURN_NOT_OK(cast_arg(i, DataType::String()));
       return result(DataType::String());
     }
+    if (op == "size" || op == "cardinality") {
+      EPOXY_RETURN_NOT_OK(need(1, 1));
+      out->op = "size";
+      TypeId id = args[0]->type->id();
+      if (id != TypeId::kArray && id != TypeId::kMap) return TypeError(e, fmt::format("{} needs an array or a map, got {}", op, args[0]->type->ToString()));
+      return result(DataType::Int());
+    }
+    if (op == "sort_array" || op == "array_sort") {
+      EPOXY_RETURN_NOT_OK(need(1, op == "sort_array" ? 2 : 1));
+      if (args[0]->type->id() != TypeId::kArray) return TypeError(e, fmt::format("{} needs an array, got {}", op, args[0]->type->ToString()));
+      if (args.size() == 2) EPOXY_RETURN_NOT_OK(RequireLiteral(e, out, 1, DataType::Boolean()));
+      return result(args[0]->type);
+    }
     if (op == "split") {
       EPOXY_RETURN_NOT_OK(need(2, 3));
       EPOXY_RETURN_NOT_OK(cast_arg(0, DataType::String()));

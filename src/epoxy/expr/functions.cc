@@ -9,6 +9,7 @@
 
 #include <re2/re2.h>
 
+#include "epoxy/expr/array_functions.h"
 #include "epoxy/expr/cast.h"
 #include "epoxy/expr/datetime_format.h"
 #include "epoxy/expr/decimal.h"
@@ -381,6 +382,13 @@ Result<Datum> CallFunction(const Expr& e, const std::vector<Datum>& args, int64_
       RE2::GlobalReplace(&s, *e.regex, ReplacementForRe2(Text(args[2], i)));
       return AppendString(b, s);
     }));
+  }
+  if (op == "size") return ok(ArraySize(args[0], n, pool));
+  if (op == "sort_array" || op == "array_sort") {
+    // sort_array(a, asc): nulls first ascending, last descending; array_sort(a): nulls last.
+    bool ascending = true;
+    if (args.size() > 1) ascending = !args[1].IsNull(0) && args[1].array->GetBool(0);
+    return ok(SortArray(args[0], n, ascending, op == "sort_array" && ascending, pool));
   }
   if (op == "split") {
     return ok(MapRows(e.type, n, pool, [&](int64_t i, ArrayBuilder* b) -> Status {

@@ -365,17 +365,16 @@ Result<ExprPtr> TokenParser::ParseFunction(std::string name) {
   name = Lower(std::move(name));
   std::vector<ExprPtr> args;
   bool distinct = false;
-  if (AcceptOperator(")")) return Expr::Call(name, {});
   if (name == "count" && Peek().IsOperator("*") && Peek(1).IsOperator(")")) {
-    Next();
-    Next();
-    return Expr::Call("count", {});
+    Next();  // count(*) is count()
+  } else if (!Peek().IsOperator(")")) {
+    if (AcceptKeyword("DISTINCT")) distinct = true;
+    else AcceptKeyword("ALL");
+    do {
+      EPOXY_ASSIGN_OR_RETURN(ExprPtr a, ParseExpr());
+      args.push_back(a);
+    } while (AcceptOperator(","));
   }
-  if (AcceptKeyword("DISTINCT")) distinct = true;
-  do {
-    EPOXY_ASSIGN_OR_RETURN(ExprPtr a, ParseExpr());
-    args.push_back(a);
-  } while (AcceptOperator(","));
   EPOXY_RETURN_NOT_OK(ExpectOperator(")"));
   auto call = std::make_shared<Expr>(*Expr::Call(name, std::move(args)));
   call->distinct = distinct;

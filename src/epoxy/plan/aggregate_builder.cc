@@ -179,8 +179,9 @@ Result<PlanPtr> GroupBy(PlanPtr input, const GroupBySpec& spec, const expr::Bind
     keys.clear();
     const int base = input->schema->num_fields();
     for (size_t i = 0; i <= group_exprs.size(); ++i) keys.push_back(ColumnRef(*source->schema, base + static_cast<int>(i)));
-    // Select expressions that match a group expression read its (nulled) expanded column.
-    matched = std::vector<ExprPtr>(keys.begin(), keys.end() - 1);
+    // Select expressions that match a group expression read its (nulled) expanded column; the
+    // grouping id is a key too (grouping() and grouping_id() read it).
+    matched = keys;
     if (options.column_qualifiers != nullptr) {
       qualifiers = *options.column_qualifiers;
       qualifiers.resize(static_cast<size_t>(source->schema->num_fields()));

@@ -8,7 +8,7 @@
 
 #include "epoxy/vector/array.h"
 
-namespace epoxy::exec {
+namespace epoxy {
 
 /// <0, 0 or >0 as row `i` of `a` orders before, with or after row `j` of `b` (same type, both
 /// non-null at the top level).
@@ -17,4 +17,4 @@ int CompareValues(const Array& a, int64_t i, const Array& b, int64_t j);
 /// Whether values of `type` can be ordered (maps and choices cannot).
 bool IsOrderable(const DataType& type);
 
-}  // namespace epoxy::exec
+}  // namespace epoxy

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // Comparing two values of one type, recursively for nested ones.
-#include "epoxy/exec/row_compare.h"
+#include "epoxy/vector/compare.h"
 
 #include <cmath>
 #include <cstring>
 
-namespace epoxy::exec {
+namespace epoxy {
 namespace {
 
 template <typename T>
@@ -85,4 +85,4 @@ int CompareValues(const Array& a, int64_t i, const Array& b, int64_t j) {
   }
 }
 
-}  // namespace epoxy::exec
+}  // namespace epoxy
