@@ -9,6 +9,7 @@
 #include <cstring>
 #include <limits>
 
+#include "epoxy/common/bytes.h"
 #include "epoxy/exec/group_index.h"
 
 namespace epoxy::exec {
@@ -54,6 +55,111 @@ void PackColumn(const Array& a, int64_t n, int offset, int words, uint8_t* base)
 }
 
 }  // namespace
+
+Status KeyEncoder::EncodeBytes(const std::vector<ArrayPtr>& keys, int64_t n, EncodedKeys* out) const {
+  // Column by column: the sizes of every row's key first, then each column's part of every row,
+  // in the bytes AppendGroupKey would give (flat columns in typed loops, nested ones through it).
+  std::vector<uint64_t> size(static_cast<size_t>(n), 0);
+  std::vector<std::string> nested(keys.size());
+  std::vector<std::vector<uint32_t>> nested_offsets(keys.size());
+  auto skip = [&](size_t k, int64_t i) { return !encodes_nulls_ && (out->NullKeys(i) >> k & 1); };
+  for (size_t k = 0; k < keys.size(); ++k) {
+    const Array& a = *keys[k];
+    const int width = KeyWidth(a.type_id());
+    const bool text = a.type_id() == TypeId::kString || a.type_id() == TypeId::kBinary;
+    if (width > 0 || text) {
+      for (int64_t i = 0; i < n; ++i) {
+        if (skip(k, i)) continue;
+        size[static_cast<size_t>(i)] += a.IsNull(i) ? 1 : 1 + (text ? 4 + a.GetView(i).size() : static_cast<size_t>(width));
+      }
+    } else {
+      nested_offsets[k].push_back(0);
+      for (int64_t i = 0; i < n; ++i) {
+        if (!skip(k, i)) AppendGroupKey(a, i, &nested[k]);
+        nested_offsets[k].push_back(static_cast<uint32_t>(nested[k].size()));
+        size[static_cast<size_t>(i)] += nested_offsets[k].back() - nested_offsets[k][static_cast<size_t>(i)];
+      }
+    }
+  }
+  out->offsets.resize(static_cast<size_t>(n) + 1);
+  uint64_t total = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    out->offsets[static_cast<size_t>(i)] = static_cast<uint32_t>(total);
+    total += size[static_cast<size_t>(i)];
+    if (total > UINT32_MAX) return Status::OutOfMemory("the keys of one batch exceed 4 GiB");
+  }
+  out->offsets[static_cast<size_t>(n)] = static_cast<uint32_t>(total);
+  out->bytes.resize(total);
+  std::vector<uint32_t> at(out->offsets.begin(), out->offsets.end() - 1);  // each row's next byte
+  char* base = out->bytes.data();
+  for (size_t k = 0; k < keys.size(); ++k) {
+    const Array& a = *keys[k];
+    const TypeId id = a.type_id();
+    const int width = KeyWidth(id);
+    auto put_fixed = [&](auto tag) {
+      using T = decltype(tag);
+      const T* v = a.values<T>();
+      for (int64_t i = 0; i < n; ++i) {
+        if (skip(k, i)) continue;
+        char* p = base + at[static_cast<size_t>(i)];
+        if (a.IsNull(i)) {
+          *p = 0;
+          at[static_cast<size_t>(i)] += 1;
+          continue;
+        }
+        *p = 1;
+        T x = Normal(v[i]);
+        std::memcpy(p + 1, &x, sizeof(T));
+        at[static_cast<size_t>(i)] += 1 + sizeof(T);
+      }
+    };
+    switch (width > 0 ? id : id == TypeId::kBinary ? TypeId::kString : id) {
+      case TypeId::kBoolean:
+        for (int64_t i = 0; i < n; ++i) {
+          if (skip(k, i)) continue;
+          char* p = base + at[static_cast<size_t>(i)];
+          p[0] = a.IsNull(i) ? 0 : 1;
+          if (a.IsValid(i)) p[1] = a.GetBool(i) ? 1 : 0;
+          at[static_cast<size_t>(i)] += a.IsNull(i) ? 1 : 2;
+        }
+        break;
+      case TypeId::kTinyInt: put_fixed(int8_t{}); break;
+      case TypeId::kSmallInt: put_fixed(int16_t{}); break;
+      case TypeId::kInt:
+      case TypeId::kDate: put_fixed(int32_t{}); break;
+      case TypeId::kFloat: put_fixed(float{}); break;
+      case TypeId::kBigInt:
+      case TypeId::kTimestamp: put_fixed(int64_t{}); break;
+      case TypeId::kDouble: put_fixed(double{}); break;
+      case TypeId::kDecimal: put_fixed(__int128{}); break;
+      case TypeId::kString:
+        for (int64_t i = 0; i < n; ++i) {
+          if (skip(k, i)) continue;
+          char* p = base + at[static_cast<size_t>(i)];
+          if (a.IsNull(i)) {
+            *p = 0;
+            at[static_cast<size_t>(i)] += 1;
+            continue;
+          }
+          std::string_view v = a.GetView(i);
+          const uint32_t len = static_cast<uint32_t>(v.size());
+          *p = 1;
+          std::memcpy(p + 1, &len, 4);
+          CopyBytes(p + 5, v.data(), v.size());
+          at[static_cast<size_t>(i)] += 5 + len;
+        }
+        break;
+      default:
+        for (int64_t i = 0; i < n; ++i) {
+          const uint32_t from = nested_offsets[k][static_cast<size_t>(i)], to = nested_offsets[k][static_cast<size_t>(i) + 1];
+          std::memcpy(base + at[static_cast<size_t>(i)], nested[k].data() + from, to - from);
+          at[static_cast<size_t>(i)] += to - from;
+        }
+        break;
+    }
+  }
+  return Status::OK();
+}
 
 KeyEncoder::KeyEncoder(std::vector<TypePtr> types, bool null_bits) : types_(std::move(types)) {
   encodes_nulls_ = null_bits || types_.size() > 1;
@@ -136,18 +242,7 @@ Status KeyEncoder::Encode(const std::vector<ArrayPtr>& keys, int64_t n, EncodedK
     }
     return Status::OK();
   }
-  out->bytes.clear();
-  out->offsets.assign(1, 0);
-  out->offsets.reserve(static_cast<size_t>(n) + 1);
-  for (int64_t i = 0; i < n; ++i) {
-    const uint32_t nulls = out->NullKeys(i);
-    for (size_t k = 0; k < keys.size(); ++k) {
-      if (!encodes_nulls_ && (nulls >> k & 1)) continue;  // a lone null key: flagged, not encoded
-      AppendGroupKey(*keys[k], i, &out->bytes);
-    }
-    if (out->bytes.size() > UINT32_MAX) return Status::OutOfMemory("the keys of one batch exceed 4 GiB");
-    out->offsets.push_back(static_cast<uint32_t>(out->bytes.size()));
-  }
+  EPOXY_RETURN_NOT_OK(EncodeBytes(keys, n, out));
   out->hashes.resize(static_cast<size_t>(n));
   if (hashes != nullptr) {
     std::memcpy(out->hashes.data(), hashes, static_cast<size_t>(n) * 8);

@@ -52,6 +52,8 @@ class KeyEncoder {
                 const uint64_t* hashes = nullptr) const;
 
  private:
+  Status EncodeBytes(const std::vector<ArrayPtr>& keys, int64_t n, EncodedKeys* out) const;
+
   std::vector<TypePtr> types_;
   std::vector<int> offsets_;  // byte offset of each key in the fixed layout
   int mask_offset_ = -1;      // byte offset of the null mask, -1 when nulls are not encoded

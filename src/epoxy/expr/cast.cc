@@ -63,7 +63,7 @@ template <typename From, typename To>
 Result<ArrayPtr> CastNumbers(const Array& input, const TypePtr& to, MemoryPool* pool) {
   EPOXY_ASSIGN_OR_RETURN(BufferPtr validity, AlignedValidity(input, pool));
   BufferBuilder values(pool);
-  EPOXY_RETURN_NOT_OK(values.Resize(input.length() * static_cast<int64_t>(sizeof(To))));
+  EPOXY_RETURN_NOT_OK(values.ResizeUninitialized(input.length() * static_cast<int64_t>(sizeof(To))));
   To* out = reinterpret_cast<To*>(values.mutable_data());
   const From* in = input.values<From>();
   for (int64_t i = 0; i < input.length(); ++i) out[i] = ConvertNumber<From, To>(in[i]);
@@ -248,7 +248,7 @@ Result<ArrayPtr> CastDecimalToDouble(const Array& input, const TypePtr& to, Memo
   EPOXY_ASSIGN_OR_RETURN(BufferPtr validity, AlignedValidity(input, pool));
   const double divisor = std::pow(10.0, input.type()->scale());
   BufferBuilder values(pool);
-  EPOXY_RETURN_NOT_OK(values.Resize(input.length() * 8));
+  EPOXY_RETURN_NOT_OK(values.ResizeUninitialized(input.length() * 8));
   double* out = reinterpret_cast<double*>(values.mutable_data());
   const __int128* in = input.values<__int128>();
   for (int64_t i = 0; i < input.length(); ++i) out[i] = static_cast<double>(in[i]) / divisor;

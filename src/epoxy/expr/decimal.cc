@@ -396,8 +396,124 @@ bool RescaleDecimal(__int128 v, int from, int to, int precision, __int128* out) 
   return true;
 }
 
+namespace {
+
+/// Validity of a binary operation (valid where both sides are), or null when neither has nulls.
+Result<BufferPtr> BothValidBits(const Datum& a, const Datum& b, int64_t n, MemoryPool* pool, int64_t* nulls) {
+  *nulls = 0;
+  if (a.array->null_count() == 0 && b.array->null_count() == 0) return BufferPtr();
+  BufferBuilder bits(pool);
+  EPOXY_RETURN_NOT_OK(bits.Resize(bit_util::BytesForBits(n)));
+  for (int64_t i = 0; i < n; ++i) {
+    if (a.IsNull(i) || b.IsNull(i)) ++*nulls;
+    else bit_util::SetBit(bits.mutable_data(), i);
+  }
+  return bits.Finish();
+}
+
+/// + - * whose exact result always fits the result type without rounding: one loop, no checks.
+/// Operands of up to 18 digits are multiplied as 64-bit integers into a 128-bit product.
+Result<ArrayPtr> ExactArithmetic(char op, const Datum& a, const Datum& b, int64_t n, const TypePtr& result,
+                                 MemoryPool* pool) {
+  const int s1 = a.type()->scale(), s2 = b.type()->scale();
+  const int common = std::max(s1, s2);
+  using u128 = unsigned __int128;
+  const u128 m1 = static_cast<u128>(DecimalPow10(op == '*' ? 0 : common - s1));
+  const u128 m2 = static_cast<u128>(DecimalPow10(op == '*' ? 0 : common - s2));
+  const __int128* x = a.array->values<__int128>();
+  const __int128* y = b.array->values<__int128>();
+  const int64_t sx = a.stride(), sy = b.stride();
+  BufferBuilder values(pool);
+  EPOXY_RETURN_NOT_OK(values.ResizeUninitialized(n * 16));
+  __int128* out = reinterpret_cast<__int128*>(values.mutable_data());
+  // Unsigned arithmetic: a null slot's arbitrary value may wrap, harmlessly (it stays null).
+  if (op == '*' && a.type()->precision() <= 18 && b.type()->precision() <= 18) {
+    for (int64_t i = 0; i < n; ++i) {
+      out[i] = static_cast<__int128>(static_cast<int64_t>(x[i * sx])) * static_cast<int64_t>(y[i * sy]);
+    }
+  } else if (op == '*') {
+    for (int64_t i = 0; i < n; ++i) out[i] = static_cast<__int128>(static_cast<u128>(x[i * sx]) * static_cast<u128>(y[i * sy]));
+  } else if (op == '+') {
+    for (int64_t i = 0; i < n; ++i) {
+      out[i] = static_cast<__int128>(static_cast<u128>(x[i * sx]) * m1 + static_cast<u128>(y[i * sy]) * m2);
+    }
+  } else {
+    for (int64_t i = 0; i < n; ++i) {
+      out[i] = static_cast<__int128>(static_cast<u128>(x[i * sx]) * m1 - static_cast<u128>(y[i * sy]) * m2);
+    }
+  }
+  int64_t nulls = 0;
+  EPOXY_ASSIGN_OR_RETURN(BufferPtr validity, BothValidBits(a, b, n, pool, &nulls));
+  EPOXY_ASSIGN_OR_RETURN(BufferPtr data, values.Finish());
+  return Array::Make(result, n, {validity, data}, {}, nulls);
+}
+
+/// + - * at the exact result's scale (nothing to round) into a result that may overflow: 128-bit
+/// arithmetic with overflow checks, null where the value does not fit.
+Result<ArrayPtr> CheckedArithmetic(char op, const Datum& a, const Datum& b, int64_t n, const TypePtr& result,
+                                   MemoryPool* pool) {
+  const int s1 = a.type()->scale(), s2 = b.type()->scale();
+  const int common = std::max(s1, s2);
+  const __int128 m1 = DecimalPow10(op == '*' ? 0 : common - s1), m2 = DecimalPow10(op == '*' ? 0 : common - s2);
+  const __int128 limit = DecimalPow10(result->precision());
+  const Array& xa = *a.array;
+  const Array& ya = *b.array;
+  const __int128* x = xa.values<__int128>();
+  const __int128* y = ya.values<__int128>();
+  const int64_t sx = a.stride(), sy = b.stride();
+  const bool nulls = xa.null_count() > 0 || ya.null_count() > 0;
+  BufferBuilder values(pool), bits(pool);
+  EPOXY_RETURN_NOT_OK(values.ResizeUninitialized(n * 16));
+  EPOXY_RETURN_NOT_OK(bits.Resize(bit_util::BytesForBits(n)));
+  __int128* out = reinterpret_cast<__int128*>(values.mutable_data());
+  int64_t null_count = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    bool ok = !nulls || (xa.IsValid(i * sx) && ya.IsValid(i * sy));
+    __int128 r = 0;
+    if (ok) {
+      const __int128 u = x[i * sx], v = y[i * sy];
+      if (op == '*') {
+        ok = !__builtin_mul_overflow(u, v, &r);
+      } else {
+        __int128 p, q;
+        ok = !__builtin_mul_overflow(u, m1, &p) && !__builtin_mul_overflow(v, m2, &q) &&
+             !(op == '+' ? __builtin_add_overflow(p, q, &r) : __builtin_sub_overflow(p, q, &r));
+      }
+      ok = ok && r < limit && r > -limit;
+    }
+    out[i] = ok ? r : 0;
+    if (ok) bit_util::SetBit(bits.mutable_data(), i);
+    else ++null_count;
+  }
+  EPOXY_ASSIGN_OR_RETURN(BufferPtr data, values.Finish());
+  BufferPtr validity;
+  if (null_count > 0) {
+    EPOXY_ASSIGN_OR_RETURN(validity, bits.Finish());
+  }
+  return Array::Make(result, n, {validity, data}, {}, null_count);
+}
+
+}  // namespace
+
 Result<ArrayPtr> DecimalArithmetic(const std::string& op, const Datum& a, const Datum& b, int64_t n,
                                    const TypePtr& result, MemoryPool* pool) {
+  {
+    // The exact result's precision and scale: when they fit the result type there is nothing to
+    // round and nothing can overflow.
+    const int p1 = a.type()->precision(), s1 = a.type()->scale(), p2 = b.type()->precision(), s2 = b.type()->scale();
+    int exact_p = 0, exact_s = 0;
+    if (op == "+" || op == "-") {
+      exact_s = std::max(s1, s2);
+      exact_p = std::max(p1 - s1, p2 - s2) + exact_s + 1;
+    } else if (op == "*") {
+      exact_s = s1 + s2;
+      exact_p = p1 + p2 + 1;
+    }
+    if (exact_p > 0 && exact_s == result->scale() && exact_p <= result->precision()) {
+      return ExactArithmetic(op[0], a, b, n, result, pool);
+    }
+    if (exact_p > 0 && exact_s == result->scale()) return CheckedArithmetic(op[0], a, b, n, result, pool);
+  }
   const DecimalOp compute(op, a.type()->scale(), b.type()->scale(), result->precision(), result->scale());
   const Array& x = *a.array;
   const Array& y = *b.array;

@@ -60,7 +60,7 @@ Result<ArrayPtr> Arithmetic(const std::string& op, const Datum& a, const Datum& 
   int64_t null_count = 0;
   EPOXY_ASSIGN_OR_RETURN(BufferPtr validity, BothValid(a, b, n, pool, &null_count));
   BufferBuilder values(pool);
-  EPOXY_RETURN_NOT_OK(values.Resize(n * static_cast<int64_t>(sizeof(T))));
+  EPOXY_RETURN_NOT_OK(values.ResizeUninitialized(n * static_cast<int64_t>(sizeof(T))));
   T* out = reinterpret_cast<T*>(values.mutable_data());
   const T* x = a.array->values<T>();
   const T* y = b.array->values<T>();

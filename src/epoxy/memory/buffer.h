@@ -92,6 +92,12 @@ class BufferBuilder {
   Status AppendZeros(int64_t n);
   /// Sets the size; new bytes are zero. Capacity grows as needed.
   Status Resize(int64_t new_size);
+  /// Sets the size leaving new bytes unset: for kernels that write every byte themselves.
+  Status ResizeUninitialized(int64_t new_size) {
+    if (new_size > size_) EPOXY_RETURN_NOT_OK(Reserve(new_size - size_));
+    size_ = new_size;
+    return Status::OK();
+  }
 
   uint8_t* mutable_data() { return data_; }
   const uint8_t* data() const { return data_; }

@@ -21,50 +21,101 @@ constexpr double kUnknownRows = 1e6;
 constexpr int kMaxFootersRead = 64;
 constexpr double kTextBytesPerRow = 100;
 
-double CountRows(const ScanSource& source) {
+/// What a source's footers tell: its rows and, per integer or date column, the range of values.
+struct SourceStats {
+  double rows = kUnknownRows;
+  std::map<std::string, std::pair<int64_t, int64_t>> ranges;  // column -> (min, max)
+};
+
+SourceStats ReadStats(const ScanSource& source) {
+  SourceStats stats;
   auto listed = ExpandPaths({source.root});
-  if (!listed.ok()) return kUnknownRows;
+  if (!listed.ok()) return stats;
   std::vector<FileInfo> files;
   for (auto& f : *listed) {
     if (IsDataFile(f)) files.push_back(std::move(f));
   }
   double total_bytes = 0;
   for (const auto& f : files) total_bytes += static_cast<double>(f.size);
-  if (source.format != FileFormat::kParquet) return std::max(1.0, total_bytes / kTextBytesPerRow);
+  stats.rows = std::max(1.0, total_bytes / kTextBytesPerRow);
+  if (source.format != FileFormat::kParquet) return stats;
   double rows = 0, sampled_bytes = 0;
+  std::map<std::string, bool> unbounded;  // columns some row group gives no bounds for
   for (size_t i = 0; i < files.size() && i < static_cast<size_t>(kMaxFootersRead); ++i) {
     auto file = parquet::ParquetFile::Open(files[i].path);
     if (!file.ok()) continue;
-    rows += static_cast<double>((*file)->metadata().num_rows);
+    const parquet::ParquetFile& pf = **file;
+    rows += static_cast<double>(pf.metadata().num_rows);
     sampled_bytes += static_cast<double>(files[i].size);
+    const auto& fields = pf.schema().schema->fields();
+    for (int g = 0; g < pf.num_row_groups(); ++g) {
+      for (size_t c = 0; c < fields.size(); ++c) {
+        const TypeId id = fields[c].type->id();
+        if (!fields[c].type->is_integer() && id != TypeId::kDate) continue;
+        auto rg = pf.RowGroupStats(g, static_cast<int>(c));
+        const std::string& name = fields[c].name;
+        if (rg == nullptr || !rg->has_bounds || !std::holds_alternative<int64_t>(rg->min)) {
+          unbounded[name] = true;
+          continue;
+        }
+        const int64_t lo = std::get<int64_t>(rg->min), hi = std::get<int64_t>(rg->max);
+        auto [it, fresh] = stats.ranges.try_emplace(name, lo, hi);
+        if (!fresh) it->second = {std::min(it->second.first, lo), std::max(it->second.second, hi)};
+      }
+    }
   }
-  if (sampled_bytes <= 0) return std::max(1.0, total_bytes / kTextBytesPerRow);
-  return std::max(1.0, rows * total_bytes / sampled_bytes);
+  for (const auto& [name, _] : unbounded) stats.ranges.erase(name);
+  // Ranges seen in a sample of the files may not hold for the rest.
+  if (files.size() > static_cast<size_t>(kMaxFootersRead)) stats.ranges.clear();
+  if (sampled_bytes > 0) stats.rows = std::max(1.0, rows * total_bytes / sampled_bytes);
+  return stats;
 }
 
-/// The scan (below filters and projections) that column `column` of `plan` reads, if any.
-const PlanNode* BaseScan(const PlanNode& plan, int column) {
+const SourceStats& StatsOf(const ScanSource& source) {
+  static std::mutex mu;
+  static std::map<std::string, SourceStats> cache;
+  const std::string key = std::string(FileFormatName(source.format)) + ":" + source.root;
+  {
+    std::lock_guard lock(mu);
+    auto it = cache.find(key);
+    if (it != cache.end()) return it->second;
+  }
+  SourceStats stats = ReadStats(source);
+  std::lock_guard lock(mu);
+  return cache.emplace(key, std::move(stats)).first->second;
+}
+
+/// The scan (below filters and projections) that column `column` of `plan` reads, and the
+/// column's index there.
+const PlanNode* BaseScan(const PlanNode& plan, int column, int* scan_column) {
   switch (plan.kind) {
-    case PlanKind::kScan: return &plan;
+    case PlanKind::kScan:
+      *scan_column = column;
+      return &plan;
     case PlanKind::kFilter:
     case PlanKind::kSort:
     case PlanKind::kLimit:
     case PlanKind::kRepartition:
-    case PlanKind::kDistinct: return BaseScan(*plan.inputs[0], column);
+    case PlanKind::kDistinct: return BaseScan(*plan.inputs[0], column, scan_column);
     case PlanKind::kProject: {
       const Expr& e = *plan.exprs[static_cast<size_t>(column)];
-      if (e.kind == ExprKind::kColumn && e.column >= 0) return BaseScan(*plan.inputs[0], e.column);
-      std::vector<int> used;
-      expr::ReferencedColumns(e, &used);
-      return used.size() == 1 ? BaseScan(*plan.inputs[0], used[0]) : nullptr;
+      if (e.kind == ExprKind::kColumn && e.column >= 0 && e.fields.empty()) return BaseScan(*plan.inputs[0], e.column, scan_column);
+      return nullptr;
     }
+    case PlanKind::kAggregate:
+      // A group key keeps its column's values.
+      if (column < static_cast<int>(plan.keys.size())) {
+        const Expr& k = *plan.keys[static_cast<size_t>(column)];
+        if (k.kind == ExprKind::kColumn && k.column >= 0 && k.fields.empty()) return BaseScan(*plan.inputs[0], k.column, scan_column);
+      }
+      return nullptr;
     case PlanKind::kJoin: {
       const int num_left = plan.inputs[0]->schema->num_fields();
-      if (column < num_left) return BaseScan(*plan.inputs[0], column);
-      return BaseScan(*plan.inputs[1], column - num_left);
+      if (column < num_left) return BaseScan(*plan.inputs[0], column, scan_column);
+      return BaseScan(*plan.inputs[1], column - num_left, scan_column);
     }
     case PlanKind::kWindow:
-      if (column < plan.inputs[0]->schema->num_fields()) return BaseScan(*plan.inputs[0], column);
+      if (column < plan.inputs[0]->schema->num_fields()) return BaseScan(*plan.inputs[0], column, scan_column);
       return nullptr;
     default: return nullptr;
   }
@@ -72,20 +123,7 @@ const PlanNode* BaseScan(const PlanNode& plan, int column) {
 
 }  // namespace
 
-double SourceRows(const ScanSource& source) {
-  static std::mutex mu;
-  static std::map<std::string, double> cache;
-  const std::string key = std::string(FileFormatName(source.format)) + ":" + source.root;
-  {
-    std::lock_guard lock(mu);
-    auto it = cache.find(key);
-    if (it != cache.end()) return it->second;
-  }
-  double rows = CountRows(source);
-  std::lock_guard lock(mu);
-  cache[key] = rows;
-  return rows;
-}
+double SourceRows(const ScanSource& source) { return StatsOf(source).rows; }
 
 double Selectivity(const Expr& e) {
   if (e.kind == ExprKind::kLiteral) {
@@ -111,9 +149,15 @@ double Selectivity(const Expr& e) {
 }
 
 double DistinctBound(const PlanNode& plan, int column) {
-  const PlanNode* scan = BaseScan(plan, column);
-  if (scan != nullptr) return SourceRows(scan->source);
-  return std::max(1.0, EstimateRows(plan));
+  int scan_column = -1;
+  const PlanNode* scan = BaseScan(plan, column, &scan_column);
+  if (scan == nullptr) return std::max(1.0, EstimateRows(plan));
+  const SourceStats& stats = StatsOf(scan->source);
+  double bound = stats.rows;
+  // An integer or date column's values lie in its footer range: nation keys are at most 25.
+  auto it = stats.ranges.find(scan->schema->field(scan_column).name);
+  if (it != stats.ranges.end()) bound = std::min(bound, static_cast<double>(it->second.second - it->second.first) + 1);
+  return std::max(1.0, bound);
 }
 
 double EstimateRows(const PlanNode& plan) {

@@ -29,7 +29,7 @@ Result<BufferPtr> TakeValidity(const Array& source, const std::vector<int32_t>& 
 template <typename T>
 Result<BufferPtr> TakeValues(const Array& source, const std::vector<int32_t>& indices, MemoryPool* pool) {
   BufferBuilder values(pool);
-  EPOXY_RETURN_NOT_OK(values.Resize(static_cast<int64_t>(indices.size() * sizeof(T))));
+  EPOXY_RETURN_NOT_OK(values.ResizeUninitialized(static_cast<int64_t>(indices.size() * sizeof(T))));
   T* out = reinterpret_cast<T*>(values.mutable_data());
   const T* in = source.values<T>();
   for (size_t i = 0; i < indices.size(); ++i) out[i] = in[indices[i]];
@@ -53,8 +53,8 @@ Result<ArrayPtr> TakeStrings(const Array& source, const std::vector<int32_t>& in
   for (int32_t i : indices) bytes += offsets[i + 1] - offsets[i];
   if (bytes > INT32_MAX) return Status::OutOfMemory("a string column of one batch exceeds 2 GiB");
   BufferBuilder out_offsets(pool), out_data(pool);
-  EPOXY_RETURN_NOT_OK(out_offsets.Resize(static_cast<int64_t>((indices.size() + 1) * sizeof(int32_t))));
-  EPOXY_RETURN_NOT_OK(out_data.Resize(bytes));
+  EPOXY_RETURN_NOT_OK(out_offsets.ResizeUninitialized(static_cast<int64_t>((indices.size() + 1) * sizeof(int32_t))));
+  EPOXY_RETURN_NOT_OK(out_data.ResizeUninitialized(bytes));
   int32_t* o = reinterpret_cast<int32_t*>(out_offsets.mutable_data());
   uint8_t* d = out_data.mutable_data();
   const uint8_t* in = source.buffers()[2]->data();
@@ -146,7 +146,7 @@ Result<BufferPtr> GatherValidity(const std::vector<ArrayPtr>& sources, const std
 template <typename T>
 Result<BufferPtr> GatherValues(const std::vector<ArrayPtr>& sources, const std::vector<RowRef>& refs, MemoryPool* pool) {
   BufferBuilder values(pool);
-  EPOXY_RETURN_NOT_OK(values.Resize(static_cast<int64_t>(refs.size() * sizeof(T))));
+  EPOXY_RETURN_NOT_OK(values.ResizeUninitialized(static_cast<int64_t>(refs.size() * sizeof(T))));
   T* out = reinterpret_cast<T*>(values.mutable_data());
   std::vector<const T*> bases;
   for (const auto& s : sources) bases.push_back(s->type_id() == TypeId::kNull ? nullptr : s->values<T>());
@@ -179,8 +179,8 @@ Result<ArrayPtr> TakeFrom(const std::vector<ArrayPtr>& sources, const std::vecto
       }
       if (bytes > INT32_MAX) return Status::OutOfMemory("a string column of one batch exceeds 2 GiB");
       BufferBuilder offsets(pool), data(pool);
-      EPOXY_RETURN_NOT_OK(offsets.Resize((n + 1) * 4));
-      EPOXY_RETURN_NOT_OK(data.Resize(bytes));
+      EPOXY_RETURN_NOT_OK(offsets.ResizeUninitialized((n + 1) * 4));
+      EPOXY_RETURN_NOT_OK(data.ResizeUninitialized(bytes));
       int32_t* o = reinterpret_cast<int32_t*>(offsets.mutable_data());
       uint8_t* d = data.mutable_data();
       int32_t at = 0;

@@ -369,6 +369,11 @@ Result<ArrayPtr> BuildFlat(const SchemaNode& node, LeafData& leaf, int64_t num_r
     case TypeId::kBinary:
       direct = physical == PhysicalType::kByteArray;
       break;
+    case TypeId::kDecimal:
+      // Decimals stored as signed INT32 or INT64, widened to 128 bits below.
+      direct = (physical == PhysicalType::kInt32 || physical == PhysicalType::kInt64) &&
+               !(lt.kind == LogicalType::kInteger && !lt.is_signed);
+      break;
     default: break;
   }
   if (!direct || leaf.num_entries != num_rows) return ArrayPtr();
@@ -384,6 +389,28 @@ Result<ArrayPtr> BuildFlat(const SchemaNode& node, LeafData& leaf, int64_t num_r
       if (leaf.def[i] == max_def) bit_util::SetBit(b, i);
     }
     validity = std::move(bits);
+  }
+  if (target == TypeId::kDecimal) {
+    BufferBuilder builder;
+    EPOXY_RETURN_NOT_OK(builder.Resize(num_rows * 16));
+    __int128* dst = reinterpret_cast<__int128*>(builder.mutable_data());
+    const char* src = leaf.fixed.data();
+    auto widen = [&](auto tag) {
+      using T = decltype(tag);
+      for (int64_t i = 0, k = 0; i < num_rows; ++i) {
+        if (has_levels && nulls > 0 && leaf.def[i] != max_def) continue;  // stays zero
+        T v;
+        std::memcpy(&v, src + (k++) * sizeof(T), sizeof(T));
+        dst[i] = v;
+      }
+    };
+    if (physical == PhysicalType::kInt32) {
+      widen(int32_t{});
+    } else {
+      widen(int64_t{});
+    }
+    EPOXY_ASSIGN_OR_RETURN(BufferPtr values, builder.Finish());
+    return Array::Make(node.type, num_rows, {std::move(validity), std::move(values)}, {}, nulls);
   }
   if (width > 0) {
     BufferPtr values;

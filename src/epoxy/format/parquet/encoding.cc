@@ -122,7 +122,22 @@ Status RleDecoder::Decode(uint32_t* out, int64_t n) {
           out[done + i] = (base[idx >> 3] >> (idx & 7)) & 1;
         }
       } else {
-        for (int64_t i = 0; i < k; ++i) {
+        int64_t i = 0;
+        if (bit_width_ <= 8) {
+          // Whole groups of 8 values are `bit_width_` bytes: one 64-bit word each.
+          const uint64_t mask = (uint64_t{1} << bit_width_) - 1;
+          for (; i < k && ((packed_index_ + i) & 7) != 0; ++i) {
+            out[done + i] = static_cast<uint32_t>(UnpackOne(base, packed_index_ + i, bit_width_));
+          }
+          for (; i + 8 <= k; i += 8) {
+            uint64_t word = 0;
+            std::memcpy(&word, base + ((packed_index_ + i) >> 3) * static_cast<uint64_t>(bit_width_),
+                        static_cast<size_t>(bit_width_));
+            uint32_t* o = out + done + i;
+            for (int j = 0; j < 8; ++j) o[j] = static_cast<uint32_t>((word >> (j * bit_width_)) & mask);
+          }
+        }
+        for (; i < k; ++i) {
           out[done + i] = static_cast<uint32_t>(UnpackOne(base, packed_index_ + i, bit_width_));
         }
       }
