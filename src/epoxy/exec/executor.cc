@@ -35,6 +35,7 @@ Result<RunMetrics> Execute(const plan::PlanPtr& plan, const BatchSink& sink, con
   context.spill.pool = context.memory;
   context.spill.soft_limit = options.spill_threshold;
   context.spill.space = &SpillSpace::Default();
+  context.spill.num_threads = context.pool->num_threads();
   const int64_t files_before = context.spill.space->files_created();
   EPOXY_ASSIGN_OR_RETURN(auto root, MakeOperator(plan::Optimize(plan), &context));
   while (true) {

@@ -9,6 +9,7 @@
 
 #include "epoxy/exec/aggregate_functions.h"
 #include "epoxy/exec/hash_table.h"
+#include "epoxy/exec/partition_work.h"
 #include "epoxy/exec/pipeline.h"
 #include "epoxy/expr/evaluator.h"
 #include "epoxy/vector/builder.h"
@@ -102,6 +103,7 @@ class AggregateTable {
   Status Reset() {
     EPOXY_RETURN_NOT_OK(groups_.Clear());
     for (auto& chunks : key_chunks_) chunks.clear();
+    key_bytes_ = 0;
     accumulators_.clear();
     num_groups_ = 0;
     return Init();
@@ -109,7 +111,7 @@ class AggregateTable {
 
   int64_t num_groups() const { return num_groups_; }
   int64_t memory_bytes() const {
-    int64_t bytes = groups_.memory_bytes();
+    int64_t bytes = groups_.memory_bytes() + key_bytes_;
     for (const auto& a : accumulators_) bytes += a->memory_bytes();
     return bytes;
   }
@@ -161,6 +163,7 @@ class AggregateTable {
       // The key values of new groups, kept in group order.
       for (size_t k = 0; k < keys.size(); ++k) {
         EPOXY_ASSIGN_OR_RETURN(ArrayPtr taken, Take(*keys[k], new_rows_, pool_));
+        key_bytes_ += taken->buffer_bytes();
         key_chunks_[k].push_back(std::move(taken));
       }
       EPOXY_RETURN_NOT_OK(Resize(groups_.num_groups()));
@@ -186,6 +189,7 @@ class AggregateTable {
   GroupTable groups_;
   std::vector<std::unique_ptr<Accumulator>> accumulators_;
   std::vector<std::vector<ArrayPtr>> key_chunks_;
+  int64_t key_bytes_ = 0;  // of key_chunks_
   int64_t num_groups_ = 0;
   EncodedKeys encoded_;
   std::vector<uint32_t> ids_;
@@ -218,8 +222,14 @@ class HashAggregateOperator final : public Operator {
       done_ = true;
       EPOXY_RETURN_NOT_OK(Run());
     }
-    if (next_ < results_.size()) return std::move(results_[next_++]);
-    return BatchPtr();
+    if (single_ != nullptr) {
+      BatchPtr out = std::move(single_);
+      return out;
+    }
+    if (merges_ == nullptr) return BatchPtr();
+    EPOXY_ASSIGN_OR_RETURN(BatchPtr out, merges_->Next());
+    if (out != nullptr) rows_out_ += out->num_rows();
+    return out;
   }
 
   void Report(RunMetrics* m) const override {
@@ -229,30 +239,33 @@ class HashAggregateOperator final : public Operator {
 
  private:
   Status Run() {
-    exchange_ = std::make_unique<PartitionedBuffer>(layout_->intermediate, layout_->global ? 1 : kNumPartitions, &context_->spill);
+    exchange_ = std::make_shared<PartitionedBuffer>(layout_->intermediate, layout_->global ? 1 : kNumPartitions, &context_->spill);
     EPOXY_RETURN_NOT_OK(input_->Drain([this](BatchPtr batch) { return Consume(std::move(batch)); }));
     if (tables_.size() == 1 && !flushed_) {
       // One table saw everything: its groups are final.
-      EPOXY_ASSIGN_OR_RETURN(BatchPtr out, tables_[0]->EmitResults());
-      return Emit({out});
+      EPOXY_ASSIGN_OR_RETURN(single_, tables_[0]->EmitResults());
+      rows_out_ += single_->num_rows();
+      return Status::OK();
     }
     for (auto& t : tables_) EPOXY_RETURN_NOT_OK(Flush(t.get()));
     tables_.clear();
-    if (layout_->global && exchange_->partition_bytes(0) == 0) {
+    free_.clear();
+    if (layout_->global && exchange_->partition_rows(0) == 0) {
       AggregateTable empty(layout_.get(), context_->memory);  // no input: one row of empty aggregates
       EPOXY_RETURN_NOT_OK(empty.Init());
-      EPOXY_ASSIGN_OR_RETURN(BatchPtr out, empty.EmitResults());
-      return Emit({out});
+      EPOXY_ASSIGN_OR_RETURN(single_, empty.EmitResults());
+      rows_out_ += single_->num_rows();
+      return Status::OK();
     }
-    return MergeAll(exchange_.get(), 0);
-  }
-
-  Status Emit(std::vector<BatchPtr> batches) {
-    for (auto& b : batches) {
-      if (b == nullptr || b->num_rows() == 0) continue;
-      rows_out_ += b->num_rows();
-      results_.push_back(std::move(b));
-    }
+    // Final phase: partitions merged a few at a time, their groups streamed out as each completes.
+    context_->spilled_bytes += exchange_->spilled_bytes();
+    merges_ = std::make_unique<PartitionWork>(
+        context_->pool, context_->pool->num_threads(),
+        [this](const PartitionWork::Item& item, PartitionWork* work, std::vector<BatchPtr>* out) {
+          return MergePartition(item, work, out);
+        });
+    merges_->AddAll(exchange_, 0);
+    exchange_.reset();  // the work holds the partitions still to merge
     return Status::OK();
   }
 
@@ -274,7 +287,9 @@ class HashAggregateOperator final : public Operator {
     }
     EPOXY_ASSIGN_OR_RETURN(AggregateTable* table, Lease());
     Status st = table->AddInput(keys, args, batch->num_rows());
-    if (st.ok() && !layout_->global && (table->num_groups() > kMaxPartialGroups || context_->spill.OverBudget())) {
+    if (st.ok() && !layout_->global &&
+        (table->num_groups() > kMaxPartialGroups || table->memory_bytes() > context_->spill.task_budget() ||
+         context_->spill.OverBudget())) {
       st = Flush(table);
       if (st.ok() && context_->spill.OverBudget()) st = exchange_->SpillAll();
     }
@@ -308,54 +323,37 @@ class HashAggregateOperator final : public Operator {
     if (table->num_groups() == 0) return Status::OK();
     flushed_ = true;
     EPOXY_ASSIGN_OR_RETURN(BatchPtr states, table->EmitStates());
-    EPOXY_RETURN_NOT_OK(Scatter(states, 0, exchange_.get(), context_->memory));
-    return table->Reset();
+    EPOXY_RETURN_NOT_OK(table->Reset());  // before the states are copied again
+    return Scatter(states, 0, exchange_.get(), context_->memory);
   }
 
-  /// Final phase: every partition of `buffer` merged, in parallel.
-  Status MergeAll(PartitionedBuffer* buffer, int depth) {
-    context_->spilled_bytes += buffer->spilled_bytes();
-    std::vector<std::vector<BatchPtr>> outputs(static_cast<size_t>(buffer->num_partitions()));
-    TaskGroup tasks(*context_->pool);
-    for (int p = 0; p < buffer->num_partitions(); ++p) {
-      if (buffer->partition_bytes(p) == 0) continue;
-      tasks.Spawn([this, buffer, p, depth, &outputs]() -> Status {
-        return MergePartition(buffer, p, depth, &outputs[static_cast<size_t>(p)]);
-      });
-    }
-    EPOXY_RETURN_NOT_OK(tasks.Wait());
-    for (auto& o : outputs) EPOXY_RETURN_NOT_OK(Emit(std::move(o)));
-    return Status::OK();
-  }
-
-  Status MergePartition(PartitionedBuffer* buffer, int p, int depth, std::vector<BatchPtr>* out) {
-    EPOXY_ASSIGN_OR_RETURN(PartitionedBuffer::Reader reader, buffer->Read(p));
+  /// Final phase: one partition's states merged into one table and finalized. A partition too
+  /// large for memory is split again by the next bits of the hash and its pieces queued.
+  Status MergePartition(const PartitionWork::Item& item, PartitionWork* work, std::vector<BatchPtr>* out) {
+    EPOXY_ASSIGN_OR_RETURN(PartitionedBuffer::Reader reader, item.buffer->Read(item.partition));
     AggregateTable table(layout_.get(), context_->memory);
     EPOXY_RETURN_NOT_OK(table.Init());
     while (true) {
       EPOXY_ASSIGN_OR_RETURN(BatchPtr batch, reader.Next());
       if (batch == nullptr) break;
       EPOXY_RETURN_NOT_OK(table.AddStates(*batch));
-      if (depth < kMaxDepth && !layout_->global && context_->spill.OverBudget()) {
-        // Too large for memory: split this partition again by the next bits of the hash.
+      if (item.depth < kMaxDepth && !layout_->global && table.memory_bytes() > context_->spill.task_budget() &&
+          context_->spill.OverBudget()) {
         ++context_->spilled_partitions;
-        PartitionedBuffer split(layout_->intermediate, kNumPartitions, &context_->spill);
+        auto split = std::make_shared<PartitionedBuffer>(layout_->intermediate, kNumPartitions, &context_->spill);
         EPOXY_ASSIGN_OR_RETURN(BatchPtr merged, table.EmitStates());
         EPOXY_RETURN_NOT_OK(table.Reset());
-        EPOXY_RETURN_NOT_OK(Scatter(merged, depth + 1, &split, context_->memory));
+        EPOXY_RETURN_NOT_OK(Scatter(merged, item.depth + 1, split.get(), context_->memory));
         merged.reset();
-        EPOXY_RETURN_NOT_OK(split.SpillAll());
+        EPOXY_RETURN_NOT_OK(split->SpillAll());
         while (true) {
           EPOXY_ASSIGN_OR_RETURN(BatchPtr rest, reader.Next());
           if (rest == nullptr) break;
-          EPOXY_RETURN_NOT_OK(Scatter(rest, depth + 1, &split, context_->memory));
-          EPOXY_RETURN_NOT_OK(split.SpillAll());
+          EPOXY_RETURN_NOT_OK(Scatter(rest, item.depth + 1, split.get(), context_->memory));
+          EPOXY_RETURN_NOT_OK(split->SpillAll());
         }
-        context_->spilled_bytes += split.spilled_bytes();
-        for (int q = 0; q < split.num_partitions(); ++q) {
-          if (split.partition_bytes(q) == 0) continue;
-          EPOXY_RETURN_NOT_OK(MergePartition(&split, q, depth + 1, out));
-        }
+        context_->spilled_bytes += split->spilled_bytes();
+        work->AddAll(split, item.depth + 1);
         return Status::OK();
       }
     }
@@ -367,14 +365,14 @@ class HashAggregateOperator final : public Operator {
   std::unique_ptr<AggregateLayout> layout_;
   std::unique_ptr<ParallelPipeline> input_;
   ExecContext* context_;
-  std::unique_ptr<PartitionedBuffer> exchange_;
+  std::shared_ptr<PartitionedBuffer> exchange_;  // of the partial phase
   std::mutex mu_;
   std::vector<std::unique_ptr<AggregateTable>> tables_;  // guarded by mu_
   std::vector<AggregateTable*> free_;                    // guarded by mu_
   std::atomic<bool> flushed_{false};
   bool done_ = false;
-  std::vector<BatchPtr> results_;
-  size_t next_ = 0;
+  BatchPtr single_;                        // the whole result, when one table saw every row
+  std::unique_ptr<PartitionWork> merges_;  // the final phase, streaming
   int64_t rows_out_ = 0;
 };
 

@@ -10,21 +10,12 @@
 
 namespace epoxy::exec {
 
-Status MemoryCharge::Set(int64_t bytes, const char* what) {
-  if (bytes > charged_) {
-    EPOXY_RETURN_NOT_OK(pool_->Reserve(bytes - charged_, what));
-  } else if (bytes < charged_) {
-    pool_->Release(charged_ - bytes);
-  }
-  charged_ = bytes;
-  return Status::OK();
-}
-
 GroupTable::GroupTable(const KeyEncoder* encoder, MemoryPool* pool) : encoder_(encoder), charge_(pool) {}
 
 Status GroupTable::Charge() {
   const int64_t bytes = static_cast<int64_t>(slots_.capacity() * sizeof(Slot) + hashes_.capacity() * 8 +
-                                             words_.capacity() * 8 + arena_.capacity() + offsets_.capacity() * 8);
+                                             words_.capacity() * 8 + key_at_.capacity() * 8 + key_length_.capacity() * 4) +
+                        key_bytes_;
   return charge_.Set(bytes, "hash table");
 }
 
@@ -32,10 +23,25 @@ Status GroupTable::Clear() {
   slots_ = {};
   hashes_ = {};
   words_ = {};
-  arena_ = {};
-  offsets_ = {0};
+  blocks_ = {};
+  key_at_ = {};
+  key_length_ = {};
+  key_bytes_ = 0;
   null_group_ = kEmpty;
   return Charge();
+}
+
+void GroupTable::StoreKey(std::string_view key) {
+  constexpr size_t kBlock = 1 << 20;
+  if (blocks_.empty() || blocks_.back().size() + key.size() > blocks_.back().capacity()) {
+    blocks_.emplace_back();
+    blocks_.back().reserve(std::max(kBlock, key.size()));
+    key_bytes_ += static_cast<int64_t>(blocks_.back().capacity());
+  }
+  std::string& block = blocks_.back();
+  key_at_.push_back((static_cast<uint64_t>(blocks_.size() - 1) << 32) | block.size());
+  key_length_.push_back(static_cast<uint32_t>(key.size()));
+  block.append(key);
 }
 
 Status GroupTable::Grow() {
@@ -107,7 +113,7 @@ Status GroupTable::InsertBytes(const EncodedKeys& keys, uint32_t* ids, std::vect
     if (lone_nulls && keys.null_keys[static_cast<size_t>(i)] != 0) {
       if (null_group_ == kEmpty) {
         null_group_ = NewGroup(keys.hashes[static_cast<size_t>(i)]);
-        offsets_.push_back(arena_.size());
+        StoreKey({});
         new_rows->push_back(static_cast<int32_t>(i));
       }
       ids[i] = null_group_;
@@ -121,17 +127,13 @@ Status GroupTable::InsertBytes(const EncodedKeys& keys, uint32_t* ids, std::vect
     while (true) {
       const Slot& s = slots_[p];
       if (s.group == kEmpty) break;
-      if (s.hash == h) {
-        std::string_view other(arena_.data() + offsets_[s.group], offsets_[s.group + 1] - offsets_[s.group]);
-        if (EqualBytes(other, key)) break;
-      }
+      if (s.hash == h && EqualBytes(KeyBytes(s.group), key)) break;
       p = (p + 1) & mask;
     }
     if (slots_[p].group == kEmpty) {
       if (hashes_.size() >= kEmpty - 1) return Status::OutOfMemory("more than 4 billion groups in one hash table");
       slots_[p] = {h, NewGroup(h)};
-      arena_.append(key);
-      offsets_.push_back(arena_.size());
+      StoreKey(key);
       new_rows->push_back(static_cast<int32_t>(i));
     }
     ids[i] = slots_[p].group;

@@ -14,22 +14,6 @@
 
 namespace epoxy::exec {
 
-/// Charges the bytes of containers held outside pool buffers to a MemoryPool, by their capacity.
-class MemoryCharge {
- public:
-  explicit MemoryCharge(MemoryPool* pool) : pool_(pool) {}
-  ~MemoryCharge() { pool_->Release(charged_); }
-  MemoryCharge(const MemoryCharge&) = delete;
-  MemoryCharge& operator=(const MemoryCharge&) = delete;
-  /// Brings the charge to `bytes` (errors when the pool refuses more).
-  Status Set(int64_t bytes, const char* what);
-  int64_t bytes() const { return charged_; }
-
- private:
-  MemoryPool* pool_;
-  int64_t charged_ = 0;
-};
-
 /// Dense ids for distinct keys, in order of first appearance. Not thread-safe: each thread of an
 /// aggregation has its own (their groups merge by partition afterwards).
 class GroupTable {
@@ -63,13 +47,25 @@ class GroupTable {
   Status Charge();
   uint32_t NewGroup(uint64_t hash);
 
+  /// Variable layout: the key of `group`.
+  std::string_view KeyBytes(uint32_t group) const {
+    const uint64_t at = key_at_[group];
+    return std::string_view(blocks_[at >> 32].data() + (at & 0xffffffffu), key_length_[group]);
+  }
+  /// Stores a new group's key bytes in the blocks (a key never spans two).
+  void StoreKey(std::string_view key);
+
   const KeyEncoder* encoder_;
-  MemoryCharge charge_;
+  MemoryReservation charge_;
   std::vector<Slot> slots_;
   std::vector<uint64_t> hashes_;  // per group
   std::vector<uint64_t> words_;   // fixed layout: the groups' key words
-  std::string arena_;             // variable layout: the groups' key bytes
-  std::vector<uint64_t> offsets_{0};
+  // Variable layout: the groups' key bytes in blocks of about 1 MiB (never reallocated, so the
+  // table grows without holding its keys twice), and where each key is.
+  std::vector<std::string> blocks_;
+  std::vector<uint64_t> key_at_;      // (block << 32) | offset
+  std::vector<uint32_t> key_length_;
+  int64_t key_bytes_ = 0;             // capacity of the blocks
   uint32_t null_group_ = kEmpty;  // the group of a lone null key (single-key layouts)
 };
 
@@ -120,7 +116,7 @@ class JoinTable {
   }
 
   const KeyEncoder* encoder_;
-  MemoryCharge charge_;
+  MemoryReservation charge_;
   int64_t num_rows_ = 0;
   int shift_ = 63;
   std::vector<Partition> partitions_;

@@ -64,6 +64,10 @@ Result<std::unique_ptr<BatchSource>> MakeScan(const plan::PlanPtr& scan, ExecCon
 /// spilled past the budget), merged partition by partition in parallel.
 Result<std::unique_ptr<Operator>> MakeHashAggregate(const plan::PlanPtr& node, std::unique_ptr<ParallelPipeline> input,
                                                     ExecContext* context);
+/// Whether a LIMIT over a sort runs as a top-n (which holds a few times its rows in memory) rather
+/// than as a full, spillable sort that the limit cuts.
+bool UsesTopN(const plan::PlanNode& limit);
+
 /// ORDER BY: sorted runs per thread (spilled past the budget), merged; with `limit` >= 0 a top-n.
 Result<std::unique_ptr<Operator>> MakeSort(const plan::PlanPtr& node, std::unique_ptr<ParallelPipeline> input,
                                            int64_t limit, ExecContext* context);

@@ -196,7 +196,7 @@ Result<std::unique_ptr<Operator>> MakeSource(const PlanPtr& node, ExecContext* c
       // ORDER BY ... LIMIT n: a top-n instead of a full sort.
       const PlanPtr& below = node->inputs[0];
       std::unique_ptr<Operator> input;
-      if (below->kind == PlanKind::kSort && node->limit >= 0) {
+      if (UsesTopN(*node)) {
         EPOXY_ASSIGN_OR_RETURN(auto sorted_input, MakePipeline(below->inputs[0], context));
         EPOXY_ASSIGN_OR_RETURN(input, MakeSort(below, std::move(sorted_input), node->limit + node->offset, context));
       } else {
@@ -226,6 +226,12 @@ Result<std::unique_ptr<Operator>> MakeSource(const PlanPtr& node, ExecContext* c
 }
 
 }  // namespace
+
+bool UsesTopN(const plan::PlanNode& limit) {
+  constexpr int64_t kMaxTopN = 1 << 18;
+  return limit.kind == PlanKind::kLimit && limit.inputs[0]->kind == PlanKind::kSort && limit.limit >= 0 &&
+         limit.limit + limit.offset <= kMaxTopN;
+}
 
 Result<std::unique_ptr<ParallelPipeline>> MakePipeline(const PlanPtr& plan, ExecContext* context) {
   // Streaming nodes from the top down; their steps run bottom up.

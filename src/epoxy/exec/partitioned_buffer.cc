@@ -23,9 +23,11 @@ Status PartitionedBuffer::Append(int partition, BatchPtr batch) {
   Partition& p = *partitions_[static_cast<size_t>(partition)];
   std::lock_guard lock(p.mu);
   p.memory_bytes += batch->buffer_bytes();
+  p.rows += batch->num_rows();
   p.batches.push_back(std::move(batch));
-  // Once a partition went to disk, the rest of its batches follow there in large writes.
-  if (p.file != nullptr && p.memory_bytes > (4 << 20)) return SpillLocked(p);
+  // Once a partition went to disk, the rest of its batches follow there in large writes; under
+  // memory pressure every partition goes.
+  if ((p.file != nullptr && p.memory_bytes > (4 << 20)) || policy_->OverBudget()) return SpillLocked(p);
   return Status::OK();
 }
 
@@ -51,26 +53,29 @@ Status PartitionedBuffer::SpillAll() {
   return Status::OK();
 }
 
+int64_t PartitionedBuffer::partition_rows(int i) const {
+  const Partition& p = *partitions_[static_cast<size_t>(i)];
+  std::lock_guard lock(p.mu);
+  return p.rows;
+}
+
 int64_t PartitionedBuffer::partition_bytes(int i) const {
   const Partition& p = *partitions_[static_cast<size_t>(i)];
   std::lock_guard lock(p.mu);
   return p.memory_bytes + p.file_bytes;
 }
 
-PartitionedBuffer::Reader::Reader(std::vector<BatchPtr> memory, std::unique_ptr<SpillFile> file, SchemaPtr schema,
-                                  MemoryPool* pool)
-    : memory_(std::move(memory)), file_(std::move(file)) {
-  (void)schema;
-  (void)pool;
-}
+PartitionedBuffer::Reader::Reader(std::vector<BatchPtr> memory, std::unique_ptr<SpillFile> file)
+    : memory_(std::move(memory)), file_(std::move(file)) {}
 
 Result<PartitionedBuffer::Reader> PartitionedBuffer::Read(int i) {
   Partition& p = *partitions_[static_cast<size_t>(i)];
   std::lock_guard lock(p.mu);
-  Reader reader(std::move(p.batches), std::move(p.file), schema_, policy_->pool);
+  Reader reader(std::move(p.batches), std::move(p.file));
   p.batches.clear();
   p.memory_bytes = 0;
   p.file_bytes = 0;
+  p.rows = 0;
   if (reader.file_ != nullptr) {
     EPOXY_ASSIGN_OR_RETURN(SpillFile::Reader r, reader.file_->Read(schema_, policy_->pool));
     reader.reader_ = std::make_unique<SpillFile::Reader>(std::move(r));

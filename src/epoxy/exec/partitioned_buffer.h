@@ -19,9 +19,13 @@ struct SpillPolicy {
   MemoryPool* pool = nullptr;
   int64_t soft_limit = 0;  // 0: half the pool's limit
   SpillSpace* space = nullptr;
+  int num_threads = 1;
 
   bool OverBudget() const;
   int64_t limit() const;
+  /// What one task's table may hold when partitions are merged or joined in parallel; a
+  /// partition whose table grows past it (and the pool past the soft limit) is split again.
+  int64_t task_budget() const { return limit() / (2 * num_threads); }
 };
 
 class PartitionedBuffer {
@@ -37,6 +41,8 @@ class PartitionedBuffer {
   const SchemaPtr& schema() const { return schema_; }
   /// Bytes of partition `p`, in memory and on disk.
   int64_t partition_bytes(int p) const;
+  /// Rows of partition `p` (whether it is empty).
+  int64_t partition_rows(int p) const;
   int64_t spilled_bytes() const { return spilled_bytes_.load(); }
   bool spilled() const { return spilled_bytes_.load() > 0; }
 
@@ -48,7 +54,7 @@ class PartitionedBuffer {
 
    private:
     friend class PartitionedBuffer;
-    Reader(std::vector<BatchPtr> memory, std::unique_ptr<SpillFile> file, SchemaPtr schema, MemoryPool* pool);
+    Reader(std::vector<BatchPtr> memory, std::unique_ptr<SpillFile> file);
     std::vector<BatchPtr> memory_;
     size_t next_ = 0;
     std::unique_ptr<SpillFile> file_;
@@ -63,6 +69,7 @@ class PartitionedBuffer {
     int64_t memory_bytes = 0;
     std::unique_ptr<SpillFile> file;
     int64_t file_bytes = 0;
+    int64_t rows = 0;  // in memory and on disk
   };
   Status SpillLocked(Partition& p);
 

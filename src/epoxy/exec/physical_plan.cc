@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "epoxy/exec/hash_join.h"
+#include "epoxy/exec/operator.h"
 
 namespace epoxy::exec {
 namespace {
@@ -121,7 +122,7 @@ class Printer {
         Exchange("gather", node->inputs[0], indent + 1);
         return;
       case PlanKind::kLimit:
-        if (node->inputs[0]->kind == PlanKind::kSort) {
+        if (UsesTopN(*node)) {
           Line(indent, fmt::format("TopN {} [{}]", node->limit, Sorts(node->inputs[0]->sort_keys)));
           Exchange("gather", node->inputs[0]->inputs[0], indent + 1);
           return;

@@ -18,7 +18,8 @@ bool IsGroupBoundary(const BatchPtr& batch) { return batch != nullptr && batch->
 
 ParallelPipeline::ParallelPipeline(std::unique_ptr<Operator> source, std::vector<PipelineStep> steps, ThreadPool* pool)
     : source_(std::move(source)), batch_source_(dynamic_cast<BatchSource*>(source_.get())), steps_(std::move(steps)),
-      pool_(pool ? pool : &ThreadPool::Default()), window_(static_cast<size_t>(2 * pool_->num_threads() + 1)) {}
+      pool_(pool ? pool : &ThreadPool::Default()),
+      window_(static_cast<size_t>(InFlight(2 * pool_->num_threads() + 1, 8 << 20))) {}
 
 ParallelPipeline::~ParallelPipeline() {
   for (auto& slot : slots_) Wait(*slot);
@@ -40,9 +41,13 @@ Result<BatchPtr> ParallelPipeline::RunSteps(BatchPtr batch, size_t first_step, b
 Status ParallelPipeline::Fill() {
   while (slots_.size() < window_) {
     Pending item;
-    if (!tails_.empty()) {
-      item = std::move(tails_.front());
-      tails_.pop_front();
+    if (tail_) {
+      EPOXY_ASSIGN_OR_RETURN(BatchPtr extra, tail_());
+      if (extra == nullptr) {
+        tail_ = nullptr;
+        return Status::OK();  // the next finish() waits until these batches are through
+      }
+      item = {std::move(extra), tail_first_step_, false};
     } else if (!input_done_) {
       Result<BatchPtr> raw = batch_source_ ? batch_source_->NextRaw() : source_->Next();
       EPOXY_RETURN_NOT_OK(raw.status());
@@ -80,16 +85,15 @@ Result<BatchPtr> ParallelPipeline::Next() {
       if (batch != nullptr) return batch;
       continue;  // a step consumed it (a sink)
     }
+    if (tail_) continue;  // a finish() generator still has batches
     // Every batch so far went through every step: the next finish() may add more.
-    while (next_finish_ < steps_.size() && tails_.empty()) {
+    while (next_finish_ < steps_.size() && !tail_) {
       const PipelineStep& step = steps_[next_finish_++];
       if (!step.finish) continue;
-      EPOXY_ASSIGN_OR_RETURN(std::vector<BatchPtr> extra, step.finish());
-      for (auto& b : extra) {
-        if (b != nullptr) tails_.push_back({std::move(b), next_finish_, false});
-      }
+      EPOXY_ASSIGN_OR_RETURN(tail_, step.finish());
+      tail_first_step_ = next_finish_;
     }
-    if (tails_.empty()) return BatchPtr();
+    if (!tail_) return BatchPtr();
   }
 }
 

@@ -15,13 +15,17 @@
 
 namespace epoxy::exec {
 
+/// Batches produced one at a time (nullptr at the end), on the pipeline's calling thread.
+using BatchGenerator = std::function<Result<BatchPtr>()>;
+
 /// One step of a pipeline. `apply` runs on any thread, for many batches at once. `finish`, when
-/// set, runs once after every batch went through `apply` and may add batches (the unmatched rows
-/// of an outer join's build side); those go through the steps that follow.
+/// set, is called once after every batch went through `apply` and returns a generator of more
+/// batches (an outer join's unmatched build rows, a spilled join's partitions) that go through the
+/// steps that follow.
 struct PipelineStep {
   std::string name;
   BatchTransform apply;
-  std::function<Result<std::vector<BatchPtr>>()> finish;
+  std::function<Result<BatchGenerator>()> finish;
   /// Rows the step let through, for --profile (named `name`).
   std::shared_ptr<std::atomic<int64_t>> rows_out;
   /// Adds what the step's own inputs did (a join's build side) to the run's metrics.
@@ -72,7 +76,8 @@ class ParallelPipeline final : public Operator {
   ThreadPool* pool_;
   size_t window_;
   std::deque<std::shared_ptr<Slot>> slots_;
-  std::deque<Pending> tails_;  // batches the steps' finish() added
+  BatchGenerator tail_;     // the batches of a step's finish(), while it has more
+  size_t tail_first_step_ = 0;  // where they enter the steps
   bool input_done_ = false;
   size_t next_finish_ = 0;  // steps whose finish() already ran
 };

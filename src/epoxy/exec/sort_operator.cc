@@ -59,63 +59,83 @@ class SortOperator final : public Operator {
 
   Status Consume(BatchPtr batch) {
     EPOXY_ASSIGN_OR_RETURN(BatchPtr keyed, WithKeys(batch));
-    std::lock_guard lock(mu_);
-    rows_ += keyed->num_rows();
-    batches_.push_back(std::move(keyed));
+    std::vector<BatchPtr> taken;  // rows this task sorts, outside the lock
+    {
+      std::lock_guard lock(mu_);
+      rows_ += keyed->num_rows();
+      batches_.push_back(std::move(keyed));
+      // Sorting needs an entry per row and, for the parallel merge, half as many again.
+      EPOXY_RETURN_NOT_OK(entries_.Set(rows_ * static_cast<int64_t>(sizeof(SortEntry)) * 3 / 2, "sort entries"));
+      const bool trim = limit_ >= 0 && rows_ > std::max<int64_t>(4 * limit_, kOutputRows);
+      if (trim || (limit_ < 0 && context_->spill.OverBudget())) {
+        taken.swap(batches_);
+        rows_ = 0;
+      }
+    }
+    if (taken.empty()) return Status::OK();
+    // No lock is held here: sorting helps the pool, which may run other tasks of this sink.
     if (limit_ >= 0) {
-      // Top-n: once the held rows pass the limit by far, keep only the best `limit`.
-      if (rows_ > std::max<int64_t>(4 * limit_, kOutputRows)) return Trim();
+      // Top-n: the best `limit` of these rows go back.
+      EPOXY_ASSIGN_OR_RETURN(std::vector<BatchPtr> kept, SortHeld(taken));
+      taken.clear();
+      std::lock_guard lock(mu_);
+      for (auto& b : kept) {
+        rows_ += b->num_rows();
+        batches_.push_back(std::move(b));
+      }
       return Status::OK();
     }
-    if (context_->spill.OverBudget()) return SpillRun();
-    return Status::OK();
+    return SpillRun(std::move(taken));
   }
 
-  /// The held batches sorted (and cut to the limit) into batches of the keyed schema.
-  Result<std::vector<BatchPtr>> SortHeld() {
+  /// The order of `batches`' rows (cut to the limit).
+  std::vector<SortEntry> SortedEntries(const std::vector<BatchPtr>& batches) const {
     std::vector<SortEntry> entries;
-    entries.reserve(static_cast<size_t>(rows_));
-    for (size_t b = 0; b < batches_.size(); ++b) order_.AddEntries(*batches_[b], static_cast<uint32_t>(b), &entries);
+    for (size_t b = 0; b < batches.size(); ++b) order_.AddEntries(*batches[b], static_cast<uint32_t>(b), &entries);
     if (limit_ >= 0 && static_cast<int64_t>(entries.size()) > limit_) {
-      auto less = [&](const SortEntry& a, const SortEntry& b) { return order_.Less(a, b, batches_); };
+      auto less = [&](const SortEntry& x, const SortEntry& y) { return order_.Less(x, y, batches); };
       std::partial_sort(entries.begin(), entries.begin() + limit_, entries.end(), less);
       entries.resize(static_cast<size_t>(limit_));
     } else {
-      order_.Sort(&entries, batches_, context_->pool);
+      order_.Sort(&entries, batches, context_->pool);
     }
-    return GatherSorted(entries, batches_, keyed_schema_, kOutputRows, context_->memory);
+    return entries;
   }
 
-  Status Trim() {
-    EPOXY_ASSIGN_OR_RETURN(std::vector<BatchPtr> kept, SortHeld());
-    batches_ = std::move(kept);
-    rows_ = 0;
-    for (const auto& b : batches_) rows_ += b->num_rows();
-    return Status::OK();
+  /// `batches` sorted (and cut to the limit) into batches of the keyed schema.
+  Result<std::vector<BatchPtr>> SortHeld(const std::vector<BatchPtr>& batches) const {
+    return GatherSorted(SortedEntries(batches), batches, keyed_schema_, kOutputRows, context_->memory);
   }
 
-  /// Writes the held rows as one sorted run (REQUIRES: mu_ held).
-  Status SpillRun() {
-    if (batches_.empty()) return Status::OK();
-    EPOXY_ASSIGN_OR_RETURN(std::vector<BatchPtr> sorted, SortHeld());
-    batches_.clear();
-    rows_ = 0;
+  /// Writes `batches` as one sorted run.
+  Status SpillRun(std::vector<BatchPtr> batches) {
+    if (batches.empty()) return Status::OK();
+    std::vector<SortEntry> entries = SortedEntries(batches);
     Run run;
     EPOXY_ASSIGN_OR_RETURN(run.file, SpillFile::Create(context_->spill.space));
-    for (const auto& b : sorted) EPOXY_RETURN_NOT_OK(run.file->Append(*b));
+    // Gathered and written a chunk at a time: the run never exists twice in memory.
+    for (size_t start = 0; start < entries.size(); start += static_cast<size_t>(kOutputRows)) {
+      const size_t end = std::min(entries.size(), start + static_cast<size_t>(kOutputRows));
+      std::vector<SortEntry> chunk(entries.begin() + static_cast<long>(start), entries.begin() + static_cast<long>(end));
+      EPOXY_ASSIGN_OR_RETURN(std::vector<BatchPtr> sorted, GatherSorted(chunk, batches, keyed_schema_, kOutputRows, context_->memory));
+      for (const auto& b : sorted) EPOXY_RETURN_NOT_OK(run.file->Append(*b));
+    }
+    batches.clear();
     context_->spilled_bytes += run.file->size_bytes();
+    std::lock_guard lock(mu_);
     runs_.push_back(std::move(run));
     return Status::OK();
   }
 
   Status Finish() {
     if (runs_.empty()) {
-      EPOXY_ASSIGN_OR_RETURN(std::vector<BatchPtr> sorted, SortHeld());
+      EPOXY_ASSIGN_OR_RETURN(std::vector<BatchPtr> sorted, SortHeld(batches_));
       batches_.clear();
       for (auto& b : sorted) output_.push_back(Strip(b));
       return Status::OK();
     }
-    EPOXY_RETURN_NOT_OK(SpillRun());
+    EPOXY_RETURN_NOT_OK(SpillRun(std::move(batches_)));
+    batches_.clear();
     for (auto& run : runs_) {
       EPOXY_ASSIGN_OR_RETURN(SpillFile::Reader reader, run.file->Read(keyed_schema_, context_->memory));
       run.reader = std::make_unique<SpillFile::Reader>(std::move(reader));
@@ -175,8 +195,9 @@ class SortOperator final : public Operator {
   SchemaPtr keyed_schema_;
   std::mutex mu_;
   std::vector<BatchPtr> batches_;  // guarded by mu_ while draining
-  int64_t rows_ = 0;
-  std::vector<Run> runs_;
+  MemoryReservation entries_{context_->memory};  // guarded by mu_
+  int64_t rows_ = 0;                             // guarded by mu_
+  std::vector<Run> runs_;                        // guarded by mu_ while draining
   bool started_ = false;
   std::vector<BatchPtr> output_;
   size_t next_ = 0;

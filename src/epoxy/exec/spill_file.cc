@@ -144,6 +144,9 @@ Status SpillFile::Append(const Batch& batch) {
   for (const auto& column : batch.columns()) EPOXY_RETURN_NOT_OK(WriteArray(*column));
   ++num_batches_;
   num_rows_ += rows;
+  // Written at once: a query may hold hundreds of spill files, and none keeps a buffer.
+  EPOXY_RETURN_NOT_OK(Flush());
+  std::string().swap(buffer_);
   return Status::OK();
 }
 

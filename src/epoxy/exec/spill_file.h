@@ -79,7 +79,7 @@ class SpillFile {
 
   int fd_;
   SpillSpace* space_;
-  std::string buffer_;  // writes are gathered into large ones
+  std::string buffer_;  // one batch's bytes, gathered into large writes
   int64_t size_ = 0;
   int64_t num_batches_ = 0;
   int64_t num_rows_ = 0;

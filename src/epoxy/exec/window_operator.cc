@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // Windows: rows with their PARTITION BY keys, ORDER BY keys and call arguments evaluated in the
 // pool's tasks, hash-partitioned by the PARTITION BY keys into an exchange (spilled past the
-// budget); each partition is then sorted and its window values computed, partitions in parallel.
+// budget); each partition is then sorted and its window values computed, a few partitions at a
+// time, their rows streamed out as each completes. A partition too large is split again.
 #include "epoxy/exec/hash_table.h"
+#include "epoxy/exec/partition_work.h"
 #include "epoxy/exec/pipeline.h"
 #include "epoxy/vector/compare.h"
 #include "epoxy/exec/sort_keys.h"
@@ -13,6 +15,7 @@ namespace epoxy::exec {
 namespace {
 
 constexpr int kPartitionBits = 5;
+constexpr int kMaxDepth = 3;  // 32^4 partitions in all
 constexpr int64_t kOutputRows = 1 << 16;
 
 /// Arguments that are values (lag's offset and the nth position are constants, read from the call).
@@ -63,49 +66,68 @@ class WindowOperator final : public Operator {
       done_ = true;
       EPOXY_RETURN_NOT_OK(Run());
     }
-    if (next_ < output_.size()) return std::move(output_[next_++]);
-    return BatchPtr();
+    return partitions_->Next();
   }
   void Report(RunMetrics* m) const override { input_->Report(m); }
 
  private:
   Status Run() {
     const int partitions = node_->keys.empty() ? 1 : 1 << kPartitionBits;
-    PartitionedBuffer exchange(keyed_, partitions, &context_->spill);
+    auto exchange = std::make_shared<PartitionedBuffer>(keyed_, partitions, &context_->spill);
     EPOXY_RETURN_NOT_OK(input_->Drain([&](BatchPtr batch) -> Status {
       EPOXY_ASSIGN_OR_RETURN(BatchPtr keyed, WithKeys(batch));
-      if (partitions == 1) {
-        EPOXY_RETURN_NOT_OK(exchange.Append(0, keyed));
-      } else {
-        std::vector<ArrayPtr> keys(keyed->columns().begin() + width_,
-                                   keyed->columns().begin() + width_ + static_cast<long>(node_->keys.size()));
-        EncodedKeys encoded;
-        EPOXY_RETURN_NOT_OK(encoder_->Encode(keys, keyed->num_rows(), &encoded));
-        std::vector<std::vector<int32_t>> rows(static_cast<size_t>(partitions));
-        for (int64_t i = 0; i < keyed->num_rows(); ++i) {
-          rows[static_cast<size_t>(PartitionOf(encoded.hashes[static_cast<size_t>(i)], kPartitionBits, 0))].push_back(static_cast<int32_t>(i));
-        }
-        for (int p = 0; p < partitions; ++p) {
-          if (rows[static_cast<size_t>(p)].empty()) continue;
-          EPOXY_ASSIGN_OR_RETURN(BatchPtr part, TakeBatch(keyed, rows[static_cast<size_t>(p)], context_->memory));
-          EPOXY_RETURN_NOT_OK(exchange.Append(p, std::move(part)));
-        }
-      }
-      if (context_->spill.OverBudget()) EPOXY_RETURN_NOT_OK(exchange.SpillAll());
+      EPOXY_RETURN_NOT_OK(Scatter(keyed, 0, exchange.get()));
+      if (context_->spill.OverBudget()) EPOXY_RETURN_NOT_OK(exchange->SpillAll());
       return Status::OK();
     }));
-    context_->spilled_bytes += exchange.spilled_bytes();
-    std::vector<std::vector<BatchPtr>> results(static_cast<size_t>(partitions));
-    TaskGroup tasks(*context_->pool);
-    for (int p = 0; p < partitions; ++p) {
-      if (exchange.partition_bytes(p) == 0) continue;
-      tasks.Spawn([&, p]() -> Status { return ComputePartition(&exchange, p, &results[static_cast<size_t>(p)]); });
+    context_->spilled_bytes += exchange->spilled_bytes();
+    partitions_ = std::make_unique<PartitionWork>(
+        context_->pool, context_->pool->num_threads(),
+        [this](const PartitionWork::Item& item, PartitionWork* work, std::vector<BatchPtr>* out) {
+          return ComputePartition(item, work, out);
+        });
+    partitions_->AddAll(exchange, 0);
+    return Status::OK();
+  }
+
+  /// Splits keyed rows by the hash of their PARTITION BY keys (bits for recursion `depth`).
+  Status Scatter(const BatchPtr& keyed, int depth, PartitionedBuffer* out) const {
+    if (out->num_partitions() == 1) return out->Append(0, keyed);
+    std::vector<ArrayPtr> keys(keyed->columns().begin() + width_,
+                               keyed->columns().begin() + width_ + static_cast<long>(node_->keys.size()));
+    EncodedKeys encoded;
+    EPOXY_RETURN_NOT_OK(encoder_->Encode(keys, keyed->num_rows(), &encoded));
+    std::vector<std::vector<int32_t>> rows(static_cast<size_t>(out->num_partitions()));
+    for (int64_t i = 0; i < keyed->num_rows(); ++i) {
+      rows[static_cast<size_t>(PartitionOf(encoded.hashes[static_cast<size_t>(i)], kPartitionBits, depth))].push_back(static_cast<int32_t>(i));
     }
-    EPOXY_RETURN_NOT_OK(tasks.Wait());
-    for (auto& r : results) {
-      for (auto& b : r) output_.push_back(std::move(b));
+    for (size_t p = 0; p < rows.size(); ++p) {
+      if (rows[p].empty()) continue;
+      EPOXY_ASSIGN_OR_RETURN(BatchPtr part, TakeBatch(keyed, rows[p], context_->memory));
+      EPOXY_RETURN_NOT_OK(out->Append(static_cast<int>(p), std::move(part)));
     }
     return Status::OK();
+  }
+
+  /// A partition too large to sort in one task's memory is split by the next bits of the hash,
+  /// unless every row has the same PARTITION BY values (then it cannot be split: it must fit).
+  Result<bool> SplitIfLarge(const PartitionWork::Item& item, PartitionWork* work) {
+    if (node_->keys.empty() || item.depth >= kMaxDepth ||
+        item.buffer->partition_bytes(item.partition) <= context_->spill.task_budget()) {
+      return false;
+    }
+    EPOXY_ASSIGN_OR_RETURN(PartitionedBuffer::Reader reader, item.buffer->Read(item.partition));
+    auto split = std::make_shared<PartitionedBuffer>(keyed_, 1 << kPartitionBits, &context_->spill);
+    while (true) {
+      EPOXY_ASSIGN_OR_RETURN(BatchPtr b, reader.Next());
+      if (b == nullptr) break;
+      EPOXY_RETURN_NOT_OK(Scatter(b, item.depth + 1, split.get()));
+      EPOXY_RETURN_NOT_OK(split->SpillAll());
+    }
+    ++context_->spilled_partitions;
+    context_->spilled_bytes += split->spilled_bytes();
+    work->AddAll(split, item.depth + 1);
+    return true;
   }
 
   Result<BatchPtr> WithKeys(const BatchPtr& batch) const {
@@ -123,8 +145,10 @@ class WindowOperator final : public Operator {
     return Batch::Make(keyed_, std::move(columns), batch->num_rows());
   }
 
-  Status ComputePartition(PartitionedBuffer* exchange, int p, std::vector<BatchPtr>* out) {
-    EPOXY_ASSIGN_OR_RETURN(PartitionedBuffer::Reader reader, exchange->Read(p));
+  Status ComputePartition(const PartitionWork::Item& item, PartitionWork* work, std::vector<BatchPtr>* out) {
+    EPOXY_ASSIGN_OR_RETURN(bool split, SplitIfLarge(item, work));
+    if (split) return Status::OK();
+    EPOXY_ASSIGN_OR_RETURN(PartitionedBuffer::Reader reader, item.buffer->Read(item.partition));
     std::vector<BatchPtr> batches;
     int64_t rows = 0;
     while (true) {
@@ -199,8 +223,7 @@ class WindowOperator final : public Operator {
   std::unique_ptr<RowOrder> order_;
   std::unique_ptr<KeyEncoder> encoder_;
   bool done_ = false;
-  std::vector<BatchPtr> output_;
-  size_t next_ = 0;
+  std::unique_ptr<PartitionWork> partitions_;  // the second phase, streaming
 };
 
 }  // namespace

@@ -278,10 +278,11 @@ class Binder {
     std::vector<ExprPtr> args;
     {
       // Arguments of an aggregate may not hold another aggregate (those of a windowed one may:
-      // sum(sum(x)) OVER () windows the grouped sums), nor a window.
+      // sum(sum(x)) OVER () windows the grouped sums); windows may sit inside scalar functions
+      // (length(lag(s) OVER w)) but not inside aggregates or other windows.
       BindOptions inner = options_;
       if (IsAggregateFunction(e.op) && !windowed) inner.allow_aggregates = false;
-      inner.allow_windows = false;
+      inner.allow_windows = options_.allow_windows && !windowed && !IsAggregateFunction(e.op);
       Binder binder(schema_, inner);
       for (const auto& a : e.args) {
         if (a->kind == ExprKind::kCall && a->op == "interval") {

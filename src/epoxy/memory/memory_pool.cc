@@ -2,6 +2,8 @@
 // MemoryPool: accounting on top of aligned malloc.
 #include "epoxy/memory/memory_pool.h"
 
+#include <algorithm>
+
 #include <malloc.h>
 #include <unistd.h>
 
@@ -31,6 +33,16 @@ std::string HumanBytes(int64_t bytes) {
   return fmt::format("{} bytes", bytes);
 }
 
+/// Column buffers of a few MB are allocated and freed for every batch. Above glibc's default mmap
+/// threshold each would be a fresh mmap whose pages fault in zeroed, so they stay on the heap to be
+/// reused; how much freed heap glibc may keep is bounded by the limit, so that the resident set
+/// stays near what the pool counts.
+void TuneAllocator(int64_t limit) {
+  const int64_t cap = limit > 0 ? limit : INT64_MAX;
+  mallopt(M_MMAP_THRESHOLD, static_cast<int>(std::clamp<int64_t>(cap / 32, 1 << 20, 64 << 20)));
+  mallopt(M_TRIM_THRESHOLD, static_cast<int>(std::clamp<int64_t>(cap / 16, 4 << 20, 256 << 20)));
+}
+
 }  // namespace
 
 MemoryPool::MemoryPool(std::string name, int64_t limit_bytes, MemoryPool* parent)
@@ -38,12 +50,9 @@ MemoryPool::MemoryPool(std::string name, int64_t limit_bytes, MemoryPool* parent
 
 MemoryPool& MemoryPool::Default() {
   static MemoryPool pool = [] {
-    // Column buffers of a few MB are allocated and freed for every batch. Above glibc's default
-    // threshold each would be a fresh mmap whose pages fault in zeroed; keep them on the heap to
-    // reuse them instead.
-    mallopt(M_MMAP_THRESHOLD, 64 << 20);
-    mallopt(M_TRIM_THRESHOLD, 256 << 20);
-    return MemoryPool("process", DefaultProcessLimit());
+    const int64_t limit = DefaultProcessLimit();
+    TuneAllocator(limit);
+    return MemoryPool("process", limit);
   }();
   return pool;
 }
@@ -107,6 +116,23 @@ Status MemoryPool::Reserve(int64_t bytes, const char* what) { return Charge(byte
 
 void MemoryPool::Release(int64_t bytes) { Uncharge(bytes); }
 
+int InFlight(int wanted, int64_t unit_bytes) {
+  const int64_t limit = MemoryPool::Default().limit();
+  if (limit <= 0 || unit_bytes <= 0) return wanted;
+  const int64_t fits = limit / 4 / unit_bytes;
+  return static_cast<int>(std::clamp<int64_t>(fits, 1, wanted));
+}
+
+Status MemoryReservation::Set(int64_t bytes, const char* what) {
+  if (bytes > charged_) {
+    EPOXY_RETURN_NOT_OK(pool_->Reserve(bytes - charged_, what));
+  } else if (bytes < charged_) {
+    pool_->Release(charged_ - bytes);
+  }
+  charged_ = bytes;
+  return Status::OK();
+}
+
 Result<int64_t> ParseByteSize(std::string_view text) {
   if (text.empty()) return Status::InvalidInput("empty byte size");
   int64_t multiplier = 1;
@@ -133,6 +159,9 @@ Result<int64_t> ParseByteSize(std::string_view text) {
   return value * multiplier;
 }
 
-void SetProcessMemoryLimit(int64_t bytes) { MemoryPool::Default().set_limit(bytes); }
+void SetProcessMemoryLimit(int64_t bytes) {
+  MemoryPool::Default().set_limit(bytes);
+  TuneAllocator(bytes);
+}
 
 }  // namespace epoxy

@@ -54,6 +54,28 @@ class MemoryPool {
   std::atomic<int64_t> peak_{0};
 };
 
+/// Charges the bytes of memory held outside pool buffers (std::vector, std::string) to a pool, as
+/// their holder reports them; released when destroyed. Not thread-safe.
+class MemoryReservation {
+ public:
+  explicit MemoryReservation(MemoryPool* pool) : pool_(pool) {}
+  ~MemoryReservation() { pool_->Release(charged_); }
+  MemoryReservation(const MemoryReservation&) = delete;
+  MemoryReservation& operator=(const MemoryReservation&) = delete;
+  /// Brings the charge to `bytes` (errors when the pool refuses more).
+  Status Set(int64_t bytes, const char* what);
+  int64_t bytes() const { return charged_; }
+
+ private:
+  MemoryPool* pool_;
+  int64_t charged_ = 0;
+};
+
+/// How many units of work (batches, row groups, blocks of about `unit_bytes` each) a reader or a
+/// pipeline keeps in flight: `wanted`, fewer when the process's memory limit is small, so that at
+/// most a quarter of the limit is in flight; at least one.
+int InFlight(int wanted, int64_t unit_bytes);
+
 /// Parses "512M", "2G", "1048576" into bytes.
 Result<int64_t> ParseByteSize(std::string_view text);
 /// Sets the limit of MemoryPool::Default().

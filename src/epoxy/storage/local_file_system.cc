@@ -65,13 +65,31 @@ Status MapWithTail(int fd, size_t size, const std::string& path, Mapping* mappin
   return Status::OK();
 }
 
+/// A large read of a mapping: when its last holder lets go, the pages wholly inside it are given
+/// back (MADV_DONTNEED), so a scan's resident memory is the reads in flight, not the file. A later
+/// read of the same bytes faults them in again from the page cache.
+struct MappedRange {
+  std::shared_ptr<Mapping> mapping;
+  const uint8_t* begin = nullptr;
+  size_t length = 0;
+  ~MappedRange() {
+    const uintptr_t page = static_cast<uintptr_t>(sysconf(_SC_PAGE_SIZE));
+    const uintptr_t from = (reinterpret_cast<uintptr_t>(begin) + page - 1) / page * page;
+    const uintptr_t to = (reinterpret_cast<uintptr_t>(begin) + length) / page * page;
+    if (to > from) ::madvise(reinterpret_cast<void*>(from), to - from, MADV_DONTNEED);
+  }
+};
+
+/// Reads at least this long are handed out as MappedRanges.
+constexpr int64_t kReleasedReadBytes = 1 << 20;
+
 /// A local file as one buffer: a mapping of it, or (for small files) a copy in memory, since
 /// mapping and unmapping thousands of small files costs more (page-table updates on every core)
 /// than copying them. Either way kMappedPadding readable bytes follow the end.
 class LocalRandomAccessFile final : public RandomAccessFile {
  public:
-  LocalRandomAccessFile(std::string path, BufferPtr whole, int64_t size)
-      : path_(std::move(path)), whole_(std::move(whole)), size_(size) {}
+  LocalRandomAccessFile(std::string path, BufferPtr whole, int64_t size, std::shared_ptr<Mapping> mapping = nullptr)
+      : path_(std::move(path)), whole_(std::move(whole)), size_(size), mapping_(std::move(mapping)) {}
 
   const std::string& path() const override { return path_; }
   int64_t size() const override { return size_; }
@@ -83,6 +101,13 @@ class LocalRandomAccessFile final : public RandomAccessFile {
     }
     if (offset >= size_) return Buffer::Wrap(nullptr, 0, nullptr);
     length = std::min(length, size_ - offset);
+    if (mapping_ != nullptr && length >= kReleasedReadBytes) {
+      auto range = std::make_shared<MappedRange>();
+      range->mapping = mapping_;
+      range->begin = whole_->data() + offset;
+      range->length = static_cast<size_t>(length);
+      return Buffer::Wrap(range->begin, length, range);
+    }
     return Buffer::Slice(whole_, offset, length);
   }
 
@@ -90,6 +115,7 @@ class LocalRandomAccessFile final : public RandomAccessFile {
   std::string path_;
   BufferPtr whole_;
   int64_t size_;
+  std::shared_ptr<Mapping> mapping_;  // when the file is mapped
 };
 
 /// Reads all `size` bytes of `fd`, followed by zeroed padding.
@@ -262,7 +288,7 @@ Result<std::unique_ptr<RandomAccessFile>> LocalFileSystem::OpenForRead(const std
   ::close(fd);
   BufferPtr whole = st.st_size > 0 ? Buffer::Wrap(static_cast<const uint8_t*>(mapping->addr), st.st_size, mapping)
                                    : Buffer::Wrap(nullptr, 0, nullptr);
-  return std::unique_ptr<RandomAccessFile>(new LocalRandomAccessFile(path, std::move(whole), st.st_size));
+  return std::unique_ptr<RandomAccessFile>(new LocalRandomAccessFile(path, std::move(whole), st.st_size, mapping));
 }
 
 Result<std::unique_ptr<FileWriter>> LocalFileSystem::OpenForWrite(const std::string& uri) {

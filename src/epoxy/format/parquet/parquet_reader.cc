@@ -321,7 +321,7 @@ class ParquetRecordReader final : public RecordReader {
   }
 
   Status Fill() {
-    size_t window = static_cast<size_t>(pool_->num_threads()) + 1;
+    size_t window = static_cast<size_t>(InFlight(pool_->num_threads() + 1, 16 << 20));
     while (slots_.size() < window) {
       if (queue_.empty()) {
         if (next_file_ >= files_.size()) break;
