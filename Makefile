@@ -40,6 +40,7 @@ test-tsan: bootstrap
 	cmake --build build/tsan -j $(JOBS)
 	cd build/tsan && TSAN_OPTIONS=halt_on_error=1 ctest --output-on-failure -j $(JOBS)
 
+fuzz: bootstrap
 	cmake -S . -B build/fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 	  -DCMAKE_CXX_COMPILER=clang++-16 -DEPOXY_BUILD_FUZZERS=ON
 	cmake --build build/fuzz -j $(JOBS)
