@@ -169,4 +169,33 @@ check "a string compared with a number is cast to the number (Spark's rule)" '{"
   "$("$epoxy" sql "SELECT count(*) AS n FROM $ed WHERE '10' = k1" --output jsonl)"
 "$epoxy" sql "SELECT sum(d) AS s FROM $ef" --write "$work/sum" 2> /dev/null
 check "sum of a decimal(12,2) is a decimal(22,2) (DuckDB: decimal(38,2))" "s: decimal(22,2)" "$("$epoxy" schema "$work/sum")"
+check "grouping set columns keep their names, as Spark names them" \
+  '{"k2":null,"(k1 % 2)":null,"count(1)":200000,"grouping(k2)":1,"grouping_id()":3}' \
+  "$("$epoxy" sql "SELECT k2, k1 % 2, count(*), grouping(k2), grouping_id() FROM $ef GROUP BY ROLLUP(k2, k1 % 2) ORDER BY 5 DESC LIMIT 1" --output jsonl)"
+
+# --- repartition and coalesce: each group writes its own files, as Spark's tasks do
+"$epoxy" sql "SELECT /*+ REPARTITION(4) */ * FROM $ef" --write "$work/rp4" 2> /dev/null
+"$epoxy" sql "SELECT /*+ COALESCE(1) */ * FROM $ef" --write "$work/co1" 2> /dev/null
+"$epoxy" sql "SELECT /*+ REPARTITION(3, k2) */ id, k2 FROM $ef" --write "$work/rpk" --partition-by k2 2> /dev/null
+check "repartition(4) writes 4 files, coalesce(1) one" "4 1" \
+  "$(find "$work/rp4" -name '*.parquet' | wc -l) $(find "$work/co1" -name '*.parquet' | wc -l)"
+check "repartition by the partition column: one file per folder" "0" \
+  "$(for d in "$work"/rpk/k2=*; do find "$d" -name '*.parquet' | wc -l; done | grep -vc '^1$' || true)"
+check "the repartitioned files hold every row once" '{"n":200000,"s":19999900000}' \
+  "$(duck query "SELECT count(*) AS n, sum(id) AS s FROM read_parquet('$work/rp4/*.parquet')")"
+
+# --- bad input
+fails() {  # fails NAME EXPECTED_SUBSTRING SQL: a clear error, exit code 2, nothing printed
+  local out code=0
+  out=$("$epoxy" sql "$3" 2>&1 > "$work/out") || code=$?
+  check "$1" "yes" "$([[ $code -ne 0 && $out == *"$2"* && ! -s $work/out ]] && echo yes || echo "$code: $out")"
+}
+fails "an ambiguous column in a join names both sides" "column 'k1' is ambiguous: it is in both f and m" \
+  "SELECT k1 FROM $ef f JOIN $ed m ON f.k1 = m.k1"
+fails "lag without ORDER BY names the function" "window function lag() needs an ORDER BY" \
+  "SELECT lag(x) OVER (PARTITION BY k1) FROM $ef"
+fails "row_number without ORDER BY names the function" "window function row_number() needs an ORDER BY" \
+  "SELECT row_number() OVER () FROM $ef"
+check "a non-equi join of two large inputs runs, and EXPLAIN says it is a cross product" "yes" \
+  "$("$epoxy" sql "EXPLAIN SELECT count(*) FROM $ef f JOIN $ed m ON f.k1 < m.k1" | grep -q 'NestedLoop inner join.*a cross product of ~[0-9]*M row pairs' && echo yes)"
 finish

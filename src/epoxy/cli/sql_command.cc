@@ -27,7 +27,9 @@ Result<exec::RunMetrics> WriteResult(const SqlArgs& args, const plan::PlanPtr& p
   EPOXY_ASSIGN_OR_RETURN(write.target_file_bytes, ParseByteSize(args.target_file_size));
   write.max_records_per_file = args.max_records_per_file;
   EPOXY_ASSIGN_OR_RETURN(auto writer, exec::DatasetWriter::Open(write, plan->schema));
-  auto metrics = exec::Execute(plan, [&](const BatchPtr& batch) { return writer->Write(batch); }, options);
+  exec::ExecOptions grouped = options;
+  grouped.on_group_end = [&writer] { return writer->EndGroup(); };  // repartition groups write their own files
+  auto metrics = exec::Execute(plan, [&](const BatchPtr& batch) { return writer->Write(batch); }, grouped);
   if (!metrics.ok()) {
     (void)writer->Abort();
     return metrics.status();

@@ -175,8 +175,13 @@ Status DatasetWriter::CloseFile(const std::string& relative_dir) {
   return Status::OK();
 }
 
-Result<WriteResult> DatasetWriter::Commit() {
+Status DatasetWriter::EndGroup() {
   while (!open_.empty()) EPOXY_RETURN_NOT_OK(CloseFile(open_.begin()->first));
+  return Status::OK();
+}
+
+Result<WriteResult> DatasetWriter::Commit() {
+  EPOXY_RETURN_NOT_OK(EndGroup());
   if (skip_) return result_;
   if (options_.mode == SaveMode::kOverwrite) {
     // The old contents go just before the new files are published.

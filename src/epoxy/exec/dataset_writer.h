@@ -51,6 +51,9 @@ class DatasetWriter {
   ~DatasetWriter();
 
   Status Write(const BatchPtr& batch);
+  /// Closes every open file, so the rows that follow (the next repartition group, as the next
+  /// Spark task would) go to new files.
+  Status EndGroup();
   /// Closes every file and publishes them: locally staged files are renamed into place; on S3 the
   /// files are already at their keys and a manifest listing them is written. Overwrite removes
   /// the old contents first.

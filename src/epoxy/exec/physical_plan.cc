@@ -80,7 +80,7 @@ class Printer {
                               s.build_left ? "left" : "right", Rows(s.build_rows));
           if (node->null_aware) text += ", null-aware";
           if (s.nested_loop && s.probe_rows * s.build_rows > 1e8) {
-            text += fmt::format(", a cross product of {} pairs", Rows(s.probe_rows * s.build_rows).substr(1));
+            text += fmt::format(", a cross product of ~{:.0f}M row pairs", s.probe_rows * s.build_rows / 1e6);
           }
           Line(indent, text);
           Exchange(s.broadcast ? "broadcast (the build side, whole, to every probe task)" : "hash by the join keys (the build side)",

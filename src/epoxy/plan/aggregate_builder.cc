@@ -101,10 +101,13 @@ Result<ExprPtr> RewriteGroupingCalls(const ExprPtr& e, const std::vector<ExprPtr
   }
   if (e->args.empty()) return e;
   auto copy = std::make_shared<Expr>(*e);
+  bool changed = false;
   for (auto& a : copy->args) {
-    EPOXY_ASSIGN_OR_RETURN(a, RewriteGroupingCalls(a, group_by, schema, options));
+    EPOXY_ASSIGN_OR_RETURN(ExprPtr rewritten, RewriteGroupingCalls(a, group_by, schema, options));
+    changed |= rewritten != a;
+    a = std::move(rewritten);
   }
-  return ExprPtr(copy);
+  return changed ? ExprPtr(copy) : e;  // unchanged: the same node, so callers can tell
 }
 
 /// GROUPING SETS: each input row once per set, the group expressions of other sets nulled, and
@@ -191,6 +194,8 @@ Result<PlanPtr> GroupBy(PlanPtr input, const GroupBySpec& spec, const expr::Bind
   select.allow_aggregates = true;
   select.allow_windows = true;
   if (sets && options.column_qualifiers != nullptr) select.column_qualifiers = &qualifiers;
+  // The name a select item shows, written over the input's columns (not the expanded ones).
+  std::string shown_name;
   auto bind_select = [&](const ExprPtr& e, bool windows) -> Result<ExprPtr> {
     expr::BindOptions o = select;
     o.allow_windows = windows;
@@ -199,6 +204,7 @@ Result<PlanPtr> GroupBy(PlanPtr input, const GroupBySpec& spec, const expr::Bind
       EPOXY_ASSIGN_OR_RETURN(unbound, RewriteGroupingCalls(e, spec.group_by, *input->schema, bind));
     }
     EPOXY_ASSIGN_OR_RETURN(ExprPtr bound, expr::Bind(unbound, *source->schema, o));
+    shown_name = unbound == e ? bound->ToString() : e->ToString();  // grouping(x) keeps its name
     if (sets) {
       // Group expressions inside select items read the expanded columns.
       std::function<ExprPtr(const ExprPtr&)> to_expanded = [&](const ExprPtr& x) -> ExprPtr {
@@ -224,7 +230,9 @@ Result<PlanPtr> GroupBy(PlanPtr input, const GroupBySpec& spec, const expr::Bind
     }
     EPOXY_ASSIGN_OR_RETURN(ExprPtr bound, bind_select(e, true));
     items.push_back(std::move(bound));
-    names.push_back(i < spec.names.size() ? spec.names[i] : "");
+    std::string name = i < spec.names.size() ? spec.names[i] : "";
+    if (name.empty() && sets) name = shown_name;
+    names.push_back(std::move(name));
   }
   ExprPtr having;
   if (spec.having) {
