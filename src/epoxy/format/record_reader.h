@@ -27,7 +27,7 @@ using FormatOptions = std::map<std::string, std::string>;
 /// What readers did, for a run's metrics. Shared by concurrent readers.
 struct ReadCounters {
   std::atomic<int64_t> files_opened{0};
-  std::atomic<int64_t> bytes_read{0};  // sizes of the files opened (what a scan costs)
+  std::atomic<int64_t> bytes_read{0};  // what a scan costs: Parquet footers and column chunks read, whole CSV/JSON files
   std::atomic<int64_t> row_groups_read{0};
   std::atomic<int64_t> row_groups_pruned{0};  // skipped by their statistics
 };

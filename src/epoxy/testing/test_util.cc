@@ -108,7 +108,9 @@ BatchPtr JsonBatch(std::string_view json_lines) {
   ErrorSink errors(10);
   ReadOptions options;
   options.errors = &errors;
-  FileInfo file{path, static_cast<int64_t>(json_lines.size())};
+  FileInfo file;
+  file.path = path;
+  file.size = static_cast<int64_t>(json_lines.size());
   auto reader = MakeRecordReader(FileFormat::kJson, {file}, options);
   EXPECT_TRUE(reader.ok());
   if (!reader.ok()) return nullptr;

@@ -337,6 +337,26 @@ class ChunkDecoder {
   std::vector<uint32_t> scratch_;
 };
 
+/// One page into the decoder, by its type; index pages and unknown types are skipped.
+Status DecodePage(ChunkDecoder& decoder, const PageHeader& header, std::string_view raw, int32_t codec) {
+  switch (static_cast<PageType>(header.type)) {
+    case PageType::kDictionaryPage: {
+      if (!header.dictionary_page) return Status::InvalidData("dictionary page without its header");
+      EPOXY_ASSIGN_OR_RETURN(BufferPtr body, DecompressPage(codec, raw, header.uncompressed_page_size));
+      return decoder.ReadDictionary(header, body);
+    }
+    case PageType::kDataPage: {
+      if (!header.data_page) return Status::InvalidData("data page without its header");
+      EPOXY_ASSIGN_OR_RETURN(BufferPtr body, DecompressPage(codec, raw, header.uncompressed_page_size));
+      return decoder.DataPageV1(header, body);
+    }
+    case PageType::kDataPageV2:
+      if (!header.data_page_v2) return Status::InvalidData("data page v2 without its header");
+      return decoder.DataPageV2(header, raw, codec);
+    default: return Status::OK();
+  }
+}
+
 }  // namespace
 
 Status ReadColumnChunk(const RandomAccessFile& file, const ColumnChunk& chunk,
@@ -382,6 +402,8 @@ Status ReadColumnChunk(const RandomAccessFile& file, const ColumnChunk& chunk,
   }
   size_t pos = 0;
   const size_t size = static_cast<size_t>(bytes->size());
+  const int64_t chunk_start = out->num_entries;
+  int page = 0;  // counted from 0, the dictionary page included, for error messages
   while (pos < size && out->num_entries < md.num_values) {
     size_t header_size = 0;
     EPOXY_ASSIGN_OR_RETURN(PageHeader header, DecodePageHeader(bytes->data() + pos, size - pos, &header_size));
@@ -397,24 +419,18 @@ Status ReadColumnChunk(const RandomAccessFile& file, const ColumnChunk& chunk,
         PageCrc(raw) != static_cast<uint32_t>(*header.crc)) {
       return Status::InvalidData("page of column '{}' fails its CRC check (corrupt data)", element.name);
     }
-    switch (static_cast<PageType>(header.type)) {
-      case PageType::kDictionaryPage: {
-        if (!header.dictionary_page) return Status::InvalidData("dictionary page without its header");
-        EPOXY_ASSIGN_OR_RETURN(BufferPtr body, DecompressPage(md.codec, raw, header.uncompressed_page_size));
-        EPOXY_RETURN_NOT_OK(decoder.ReadDictionary(header, body));
-        break;
-      }
-      case PageType::kDataPage: {
-        if (!header.data_page) return Status::InvalidData("data page without its header");
-        EPOXY_ASSIGN_OR_RETURN(BufferPtr body, DecompressPage(md.codec, raw, header.uncompressed_page_size));
-        EPOXY_RETURN_NOT_OK(decoder.DataPageV1(header, body));
-        break;
-      }
-      case PageType::kDataPageV2:
-        if (!header.data_page_v2) return Status::InvalidData("data page v2 without its header");
-        EPOXY_RETURN_NOT_OK(decoder.DataPageV2(header, raw, md.codec));
-        break;
-      default: break;  // index pages and unknown types are skipped by size
+    const int64_t before = out->num_entries;
+    Status st = DecodePage(decoder, header, raw, md.codec);
+    if (!st.ok()) return st.WithContext(fmt::format("page {} of the chunk", page));
+    ++page;
+    // A record starts at repetition level 0: the chunk's first page must begin with one (there is no
+    // record before it to continue), and so must every v2 page (v2 pages begin at record boundaries).
+    if (max_rep > 0 && out->num_entries > before && out->rep[static_cast<size_t>(before)] != 0 &&
+        (before == chunk_start || static_cast<PageType>(header.type) == PageType::kDataPageV2)) {
+      return Status::InvalidData(
+          "page {} of column '{}' begins inside a record that was never started (repetition level {}, not 0): "
+          "corrupt data",
+          page - 1, element.name, out->rep[static_cast<size_t>(before)]);
     }
   }
   if (out->num_entries < md.num_values) {

@@ -72,6 +72,43 @@ TEST(ParquetBadInputTest, EveryFlippedByteGivesAnErrorOrData) {
   }
 }
 
+TEST(ParquetBadInputTest, ANestedPageStartingInsideARecordIsCorrupt) {
+  TempDir dir;
+  std::string rows;
+  for (int i = 0; i < 10; ++i) rows += fmt::format("{{\"l\":[{}]}}\n", i);
+  std::string in = dir.Write("in.json", rows);
+  ErrorSink errors;
+  ReadOptions read;
+  read.errors = &errors;
+  BatchPtr batch = *(*MakeRecordReader(FileFormat::kJson, {*LocalFileSystem().GetFileInfo(in)}, read))->Next();
+  std::string path = dir.path() + "/nested.parquet";
+  LocalFileSystem fs;
+  ParquetWriteOptions options;
+  options.codec = Codec::kUncompressed;
+  auto writer = *ParquetWriter::Open(*fs.OpenForWrite(path), batch->schema(), options);
+  ASSERT_OK(writer->Write(*batch));
+  ASSERT_OK(writer->Close());
+  std::string bytes = *ReadWholeFile(fs, path);
+  // The data page's repetition levels: a u32 length, then one RLE run of ten 0s (header 10 << 1,
+  // value 0). Making the value 1 starts the chunk inside a record.
+  auto file = *ParquetFile::Open(path);
+  const int64_t offset = *&file->metadata().row_groups[0].columns[0].meta_data->data_page_offset;
+  size_t header_size = 0;
+  auto header = DecodePageHeader(reinterpret_cast<const uint8_t*>(bytes.data()) + offset, bytes.size() - static_cast<size_t>(offset), &header_size);
+  ASSERT_TRUE(header.ok());
+  ASSERT_EQ(header->type, static_cast<int32_t>(PageType::kDataPage));
+  const size_t levels = static_cast<size_t>(offset) + header_size + 4;
+  ASSERT_EQ(static_cast<uint8_t>(bytes[levels]), 10 << 1);
+  ASSERT_EQ(bytes[levels + 1], 0);
+  bytes[levels + 1] = 1;
+  std::string bad = dir.Write("bad.parquet", bytes);
+  auto out = ReadPaths(FileFormat::kParquet, {bad}, {{"verifyChecksums", "false"}});
+  ASSERT_EQ(out.status.code(), StatusCode::kInvalidData) << out.status.ToString();
+  for (const char* part : {"bad.parquet", "'element'", "page 1", "begins inside a record that was never started"}) {
+    EXPECT_NE(out.status.message().find(part), std::string::npos) << part << " in " << out.status.ToString();
+  }
+}
+
 TEST(ParquetBadInputTest, PageClaimingAHugeSizeIsRefusedBeforeInflating) {
   // Rewrite the first page header to claim 2 GiB uncompressed.
   TempDir dir;

@@ -121,6 +121,7 @@ Result<std::unique_ptr<ParquetFile>> ParquetFile::Open(std::unique_ptr<RandomAcc
   auto metadata = DecodeFileMetaData(footer->data(), static_cast<size_t>(footer->size()));
   if (!metadata.ok()) return FileError(path, metadata.status().WithContext("corrupt footer"));
   pf->metadata_ = std::move(*metadata);
+  pf->footer_bytes_ = 12 + footer_len;
   bool encrypted_column = false;
   for (const auto& g : pf->metadata_.row_groups) {
     for (const auto& c : g.columns) encrypted_column = encrypted_column || c.encrypted;
@@ -174,6 +175,17 @@ Result<std::vector<ArrayPtr>> ParquetFile::ReadRowGroup(int index, const std::ve
     arrays.push_back(std::move(*array));
   }
   return arrays;
+}
+
+int64_t ParquetFile::ChunkBytes(int index, const std::vector<int>& fields) const {
+  std::vector<int> leaves;
+  for (int f : fields) CollectLeaves(schema_->fields[f], &leaves);
+  int64_t bytes = 0;
+  for (int leaf : leaves) {
+    const ColumnChunk& chunk = metadata_.row_groups[index].columns[leaf];
+    if (chunk.meta_data && chunk.meta_data->num_values > 0) bytes += std::max<int64_t>(0, chunk.meta_data->total_compressed_size);
+  }
+  return bytes;
 }
 
 std::unique_ptr<ColumnStats> ParquetFile::RowGroupStats(int row_group, int field) const {
@@ -277,7 +289,7 @@ class ParquetRecordReader final : public RecordReader {
     EPOXY_ASSIGN_OR_RETURN(std::unique_ptr<ParquetFile> opened, ParquetFile::Open(info.path));
     if (options_.counters) {
       ++options_.counters->files_opened;
-      options_.counters->bytes_read += info.size;
+      options_.counters->bytes_read += opened->footer_bytes();
     }
     std::shared_ptr<const ParquetFile> file(std::move(opened));
     const FileSchema& schema = file->schema();
@@ -335,10 +347,13 @@ class ParquetRecordReader final : public RecordReader {
       slots_.push_back(slot);
       bool verify = verify_crc_;
       ThreadPool* pool = pool_;
-      pool_->Submit([slot, task = std::move(task), verify, pool] {
+      ReadCounters* counters = options_.counters;
+      pool_->Submit([slot, task = std::move(task), verify, pool, counters] {
         Result<std::vector<ArrayPtr>> arrays = std::vector<ArrayPtr>();
         if (task.row_group >= 0) {
           arrays = task.file->ReadRowGroup(task.row_group, task.fields, verify, pool);
+          // What a scan costs: the column chunks it read, not the whole file.
+          if (counters) counters->bytes_read += task.file->ChunkBytes(task.row_group, task.fields);
         } else {
           std::vector<ArrayPtr> empty;
           for (const auto& f : task.schema->fields()) {

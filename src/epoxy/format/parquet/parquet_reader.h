@@ -32,6 +32,10 @@ class ParquetFile {
   Result<std::vector<ArrayPtr>> ReadRowGroup(int index, const std::vector<int>& fields,
                                              bool verify_crc, ThreadPool* pool) const;
 
+  /// Bytes of the column chunks ReadRowGroup reads for `fields`, and of the footer.
+  int64_t ChunkBytes(int index, const std::vector<int>& fields) const;
+  int64_t footer_bytes() const { return footer_bytes_; }
+
   /// Statistics of a flat top-level column in a row group, usable for pruning; null when the
   /// column has none that can be trusted (see parquet-format §9).
   std::unique_ptr<ColumnStats> RowGroupStats(int row_group, int field) const;
@@ -41,6 +45,7 @@ class ParquetFile {
   std::unique_ptr<RandomAccessFile> file_;
   FileMetaData metadata_;
   std::unique_ptr<FileSchema> schema_;
+  int64_t footer_bytes_ = 0;
 };
 
 /// RecordReader over Parquet files. Options (format_options): "columns" = comma-separated

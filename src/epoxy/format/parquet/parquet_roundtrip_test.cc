@@ -117,6 +117,32 @@ TEST(ParquetRoundTripTest, ProjectionReadsOnlyAskedColumns) {
   EXPECT_NE(missing.status.message().find("columns: id, name"), std::string::npos);
 }
 
+TEST(ParquetRoundTripTest, BytesReadCountOnlyTheChunksRead) {
+  TempDir dir;
+  std::string text;
+  for (int i = 0; i < 3000; ++i) text += fmt::format("{{\"n\":{},\"wide\":\"{}{}\"}}\n", i, i, std::string(200, char('a' + i % 26)));
+  std::string path = dir.path() + "/wide.parquet";
+  ParquetWriteOptions wo;
+  wo.codec = Codec::kUncompressed;
+  ASSERT_OK(WriteFile(path, JsonBatches(text), wo));
+  auto file = *ParquetFile::Open(path);
+  int64_t chunks = 0;
+  for (int g = 0; g < file->num_row_groups(); ++g) chunks += file->ChunkBytes(g, {0});
+  ErrorSink errors;
+  ReadCounters counters;
+  ReadOptions options;
+  options.errors = &errors;
+  options.counters = &counters;
+  options.format_options = {{"columns", "n"}};
+  const FileInfo info = *LocalFileSystem().GetFileInfo(path);
+  auto reader = *MakeParquetReader({info}, options);
+  while (auto b = *reader->Next()) {
+  }
+  // The footer and the chunks of n: a small part of a file that is mostly the wide column.
+  EXPECT_EQ(counters.bytes_read.load(), file->footer_bytes() + chunks);
+  EXPECT_LT(counters.bytes_read.load(), info.size / 10);
+}
+
 TEST(ParquetRoundTripTest, RowGroupsArePrunedByStatistics) {
   TempDir dir;
   std::string text;
