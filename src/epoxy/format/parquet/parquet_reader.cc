@@ -8,6 +8,7 @@
 #include <mutex>
 
 #include "epoxy/format/parquet/assembler.h"
+#include "epoxy/format/parquet/row_ranges.h"
 #include "epoxy/format/parquet/column_chunk_reader.h"
 #include "epoxy/vector/builder.h"
 
@@ -147,8 +148,9 @@ Result<std::unique_ptr<ParquetFile>> ParquetFile::Open(std::unique_ptr<RandomAcc
   return pf;
 }
 
-Result<std::vector<ArrayPtr>> ParquetFile::ReadRowGroup(int index, const std::vector<int>& fields,
-                                                        bool verify_crc, ThreadPool* pool) const {
+Result<std::vector<std::vector<ArrayPtr>>> ParquetFile::ReadRowGroup(int index, const std::vector<int>& fields,
+                                                                     bool verify_crc, ThreadPool* pool,
+                                                                     int64_t max_string_bytes) const {
   const RowGroup& group = metadata_.row_groups[index];
   std::vector<int> leaves;
   for (int f : fields) CollectLeaves(schema_->fields[f], &leaves);
@@ -168,13 +170,28 @@ Result<std::vector<ArrayPtr>> ParquetFile::ReadRowGroup(int index, const std::ve
     }
     EPOXY_RETURN_NOT_OK(group_tasks.Wait());
   }
-  std::vector<ArrayPtr> arrays;
-  for (int f : fields) {
-    auto array = AssembleField(schema_->fields[f], data, group.num_rows);
-    if (!array.ok()) return array.status().WithContext(fmt::format("'{}' row group {}", path_, index));
-    arrays.push_back(std::move(*array));
+  std::vector<LeafLevels> levels(schema_->leaves.size());
+  for (int leaf : leaves) levels[static_cast<size_t>(leaf)] = {schema_->max_def[leaf], schema_->max_rep[leaf]};
+  const auto ranges = RowRanges(data, leaves, levels, group.num_rows, max_string_bytes);
+  std::vector<std::vector<ArrayPtr>> out;
+  for (const auto& [start, end] : ranges) {
+    std::vector<LeafData> sliced;
+    if (ranges.size() > 1) {
+      sliced.resize(data.size());
+      for (int leaf : leaves) {
+        sliced[static_cast<size_t>(leaf)] = SliceLeaf(data[static_cast<size_t>(leaf)], levels[static_cast<size_t>(leaf)], start, end);
+      }
+    }
+    std::vector<LeafData>& range_data = ranges.size() > 1 ? sliced : data;
+    std::vector<ArrayPtr> arrays;
+    for (int f : fields) {
+      auto array = AssembleField(schema_->fields[f], range_data, end - start);
+      if (!array.ok()) return array.status().WithContext(fmt::format("'{}' row group {}", path_, index));
+      arrays.push_back(std::move(*array));
+    }
+    out.push_back(std::move(arrays));
   }
-  return arrays;
+  return out;
 }
 
 int64_t ParquetFile::ChunkBytes(int index, const std::vector<int>& fields) const {
@@ -229,6 +246,17 @@ struct RowGroupTask {
   SchemaPtr schema;
 };
 
+/// One range of empty arrays of `schema`'s types (a file without row groups still has a schema).
+Result<std::vector<std::vector<ArrayPtr>>> EmptyColumns(const Schema& schema) {
+  std::vector<ArrayPtr> empty;
+  for (const auto& f : schema.fields()) {
+    EPOXY_ASSIGN_OR_RETURN(auto builder, MakeBuilder(f.type));
+    EPOXY_ASSIGN_OR_RETURN(ArrayPtr array, builder->Finish());
+    empty.push_back(std::move(array));
+  }
+  return std::vector<std::vector<ArrayPtr>>{std::move(empty)};
+}
+
 class ParquetRecordReader final : public RecordReader {
  public:
   ParquetRecordReader(std::vector<FileInfo> files, const ReadOptions& options,
@@ -258,14 +286,16 @@ class ParquetRecordReader final : public RecordReader {
       Wait(*slot);
       std::lock_guard lock(slot->mu);
       EPOXY_RETURN_NOT_OK(slot->status);
-      int64_t rows = slot->arrays.empty() ? slot->rows : slot->arrays[0]->length();
-      BatchPtr batch = Batch::Make(slot->schema, slot->arrays, rows);
-      if (rows == 0) {
-        pending_.push_back(batch);  // keeps the schema visible for empty files
-        continue;
-      }
-      for (int64_t start = 0; start < rows; start += kBatchRows) {
-        pending_.push_back(batch->Slice(start, std::min(kBatchRows, rows - start)));
+      for (auto& arrays : slot->ranges) {
+        const int64_t rows = arrays.empty() ? slot->rows : arrays[0]->length();
+        BatchPtr batch = Batch::Make(slot->schema, std::move(arrays), rows);
+        if (rows == 0) {
+          pending_.push_back(batch);  // keeps the schema visible for empty files
+          continue;
+        }
+        for (int64_t start = 0; start < rows; start += kBatchRows) {
+          pending_.push_back(batch->Slice(start, std::min(kBatchRows, rows - start)));
+        }
       }
     }
   }
@@ -276,9 +306,9 @@ class ParquetRecordReader final : public RecordReader {
     std::condition_variable cv;
     bool done = false;
     Status status;
-    std::vector<ArrayPtr> arrays;
+    std::vector<std::vector<ArrayPtr>> ranges;  // the row group's columns, per range of rows
     SchemaPtr schema;
-    int64_t rows = 0;
+    int64_t rows = 0;  // of the row group (what a read of no columns gives)
   };
 
   void Wait(Slot& slot) { HelpUntil(*pool_, slot.mu, slot.cv, [&] { return slot.done; }); }
@@ -349,33 +379,22 @@ class ParquetRecordReader final : public RecordReader {
       ThreadPool* pool = pool_;
       ReadCounters* counters = options_.counters;
       pool_->Submit([slot, task = std::move(task), verify, pool, counters] {
-        Result<std::vector<ArrayPtr>> arrays = std::vector<ArrayPtr>();
+        Result<std::vector<std::vector<ArrayPtr>>> ranges = std::vector<std::vector<ArrayPtr>>();
+        int64_t rows = 0;
         if (task.row_group >= 0) {
-          arrays = task.file->ReadRowGroup(task.row_group, task.fields, verify, pool);
+          rows = task.file->metadata().row_groups[static_cast<size_t>(task.row_group)].num_rows;
+          ranges = task.file->ReadRowGroup(task.row_group, task.fields, verify, pool);
           // What a scan costs: the column chunks it read, not the whole file.
           if (counters) counters->bytes_read += task.file->ChunkBytes(task.row_group, task.fields);
         } else {
-          std::vector<ArrayPtr> empty;
-          for (const auto& f : task.schema->fields()) {
-            auto b = MakeBuilder(f.type);
-            if (!b.ok()) {
-              arrays = b.status();
-              break;
-            }
-            auto a = (*b)->Finish();
-            if (!a.ok()) {
-              arrays = a.status();
-              break;
-            }
-            empty.push_back(*a);
-          }
-          if (arrays.ok()) arrays = std::move(empty);
+          ranges = EmptyColumns(*task.schema);
         }
         std::lock_guard lock(slot->mu);
-        if (arrays.ok()) {
-          slot->arrays = std::move(*arrays);
+        if (ranges.ok()) {
+          slot->ranges = std::move(*ranges);
+          slot->rows = rows;
         } else {
-          slot->status = arrays.status();
+          slot->status = ranges.status();
         }
         slot->done = true;
         slot->cv.notify_all();

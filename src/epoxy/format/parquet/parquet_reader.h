@@ -27,10 +27,13 @@ class ParquetFile {
   const FileSchema& schema() const { return *schema_; }
   int num_row_groups() const { return static_cast<int>(metadata_.row_groups.size()); }
 
-  /// Rows of row group `index`, for the top-level fields `fields` (indexes into schema().fields),
-  /// one array each.
-  Result<std::vector<ArrayPtr>> ReadRowGroup(int index, const std::vector<int>& fields,
-                                             bool verify_crc, ThreadPool* pool) const;
+  /// Rows of row group `index`, for the top-level fields `fields` (indexes into schema().fields):
+  /// one array each per range of rows, the ranges in order and cut so that the string values of
+  /// one range take at most `max_string_bytes` (string offsets are 32-bit).
+  Result<std::vector<std::vector<ArrayPtr>>> ReadRowGroup(int index, const std::vector<int>& fields, bool verify_crc,
+                                                          ThreadPool* pool,
+                                                          int64_t max_string_bytes = kMaxBatchStringBytes) const;
+  static constexpr int64_t kMaxBatchStringBytes = int64_t{1} << 30;
 
   /// Bytes of the column chunks ReadRowGroup reads for `fields`, and of the footer.
   int64_t ChunkBytes(int index, const std::vector<int>& fields) const;

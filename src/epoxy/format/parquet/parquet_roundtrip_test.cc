@@ -143,6 +143,37 @@ TEST(ParquetRoundTripTest, BytesReadCountOnlyTheChunksRead) {
   EXPECT_LT(counters.bytes_read.load(), info.size / 10);
 }
 
+TEST(ParquetRoundTripTest, RowGroupsWithTooManyStringBytesAreCutIntoRanges) {
+  TempDir dir;
+  std::string more = kNested;
+  for (int i = 0; i < 200; ++i) {
+    more += fmt::format("{{\"id\":{},\"name\":\"{}\",\"tags\":[\"{}\",null],\"attrs\":{{\"k\":\"{}\",\"n\":{}}},\"score\":{},\"ok\":{},\"deep\":[[{}],[]]}}\n",
+                        i, std::string(static_cast<size_t>(i % 50), 'n'), i, i % 3 == 0 ? "" : "kk", i, i * 0.5, i % 2 ? "true" : "false", i);
+  }
+  std::string path = dir.path() + "/ranges.parquet";
+  ASSERT_OK(WriteFile(path, JsonBatches(more)));
+  auto file = *ParquetFile::Open(path);
+  ASSERT_EQ(file->num_row_groups(), 1);
+  std::vector<int> fields;
+  for (size_t i = 0; i < file->schema().fields.size(); ++i) fields.push_back(static_cast<int>(i));
+  ThreadPool pool(2);
+  auto whole = *file->ReadRowGroup(0, fields, true, &pool);
+  auto cut = *file->ReadRowGroup(0, fields, true, &pool, 300);
+  ASSERT_EQ(whole.size(), 1u);
+  EXPECT_GT(cut.size(), 5u);
+  auto schema = Schema::Make(file->schema().schema->fields());
+  auto lines = [&](const std::vector<std::vector<ArrayPtr>>& ranges) {
+    std::vector<std::string> out;
+    for (const auto& arrays : ranges) {
+      auto batch = Batch::Make(schema, arrays, arrays[0]->length());
+      for (auto& l : testing::ToJsonLines(*batch)) out.push_back(std::move(l));
+    }
+    return out;
+  };
+  EXPECT_EQ(lines(cut), lines(whole));
+  EXPECT_EQ(lines(whole).size(), 204u);
+}
+
 TEST(ParquetRoundTripTest, RowGroupsArePrunedByStatistics) {
   TempDir dir;
   std::string text;
