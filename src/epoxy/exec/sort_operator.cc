@@ -3,6 +3,8 @@
 // tasks) collect in memory; past the budget they are sorted into a run written to a temporary
 // file. At the end the runs (or the one in memory) are merged. With a limit it is a top-n: each
 // task keeps its best rows, trimmed to the limit as they grow.
+#include <condition_variable>
+#include <deque>
 #include <mutex>
 #include <queue>
 
@@ -33,6 +35,10 @@ class SortOperator final : public Operator {
     keyed_schema_ = Schema::Make(std::move(fields));
   }
 
+  ~SortOperator() override {
+    for (auto& slot : gathers_) HelpUntil(*context_->pool, slot->mu, slot->cv, [&] { return slot->done; });
+  }
+
   Result<BatchPtr> Next() override {
     if (!started_) {
       started_ = true;
@@ -40,8 +46,7 @@ class SortOperator final : public Operator {
       EPOXY_RETURN_NOT_OK(Finish());
     }
     if (!runs_.empty()) return NextMerged();
-    if (next_ < output_.size()) return std::move(output_[next_++]);
-    return BatchPtr();
+    return NextGathered();
   }
 
   void Report(RunMetrics* m) const override { input_->Report(m); }
@@ -64,8 +69,8 @@ class SortOperator final : public Operator {
       std::lock_guard lock(mu_);
       rows_ += keyed->num_rows();
       batches_.push_back(std::move(keyed));
-      // Sorting needs an entry per row and, for the parallel merge, half as many again.
-      EPOXY_RETURN_NOT_OK(entries_.Set(rows_ * static_cast<int64_t>(sizeof(SortEntry)) * 3 / 2, "sort entries"));
+      // Sorting needs an entry per row and, for the parallel merge, as many again.
+      EPOXY_RETURN_NOT_OK(entries_.Set(rows_ * static_cast<int64_t>(sizeof(SortEntry)) * 2, "sort entries"));
       const bool trim = limit_ >= 0 && rows_ > std::max<int64_t>(4 * limit_, kOutputRows);
       if (trim || (limit_ < 0 && context_->spill.OverBudget())) {
         taken.swap(batches_);
@@ -90,8 +95,7 @@ class SortOperator final : public Operator {
 
   /// The order of `batches`' rows (cut to the limit).
   std::vector<SortEntry> SortedEntries(const std::vector<BatchPtr>& batches) const {
-    std::vector<SortEntry> entries;
-    for (size_t b = 0; b < batches.size(); ++b) order_.AddEntries(*batches[b], static_cast<uint32_t>(b), &entries);
+    std::vector<SortEntry> entries = order_.EntriesOf(batches, context_->pool);
     if (limit_ >= 0 && static_cast<int64_t>(entries.size()) > limit_) {
       auto less = [&](const SortEntry& x, const SortEntry& y) { return order_.Less(x, y, batches); };
       std::partial_sort(entries.begin(), entries.begin() + limit_, entries.end(), less);
@@ -129,9 +133,7 @@ class SortOperator final : public Operator {
 
   Status Finish() {
     if (runs_.empty()) {
-      EPOXY_ASSIGN_OR_RETURN(std::vector<BatchPtr> sorted, SortHeld(batches_));
-      batches_.clear();
-      for (auto& b : sorted) output_.push_back(Strip(b));
+      sorted_ = SortedEntries(batches_);  // gathered as the output is pulled
       return Status::OK();
     }
     EPOXY_RETURN_NOT_OK(SpillRun(std::move(batches_)));
@@ -144,10 +146,34 @@ class SortOperator final : public Operator {
     return Status::OK();
   }
 
-  /// The keyed batch without its key columns.
-  BatchPtr Strip(const BatchPtr& keyed) const {
-    std::vector<ArrayPtr> columns(keyed->columns().begin(), keyed->columns().begin() + node_->schema->num_fields());
-    return Batch::Make(node_->schema, std::move(columns), keyed->num_rows());
+  /// The next batch of the rows sorted in memory: chunks gathered by pool tasks a few ahead.
+  Result<BatchPtr> NextGathered() {
+    const size_t chunks = (sorted_.size() + kOutputRows - 1) / kOutputRows;
+    const size_t window = static_cast<size_t>(context_->pool->num_threads()) + 1;
+    while (gathers_.size() < window && next_chunk_ < chunks) {
+      auto slot = std::make_shared<GatherSlot>();
+      const size_t start = next_chunk_++ * kOutputRows;
+      const size_t end = std::min(sorted_.size(), start + kOutputRows);
+      gathers_.push_back(slot);
+      context_->pool->Submit([this, slot, start, end] {
+        std::vector<SortEntry> chunk(sorted_.begin() + static_cast<long>(start), sorted_.begin() + static_cast<long>(end));
+        auto out = GatherSorted(chunk, batches_, node_->schema, kOutputRows, context_->memory);
+        std::lock_guard lock(slot->mu);
+        slot->batch = out.ok() ? (out->empty() ? BatchPtr() : (*out)[0]) : Result<BatchPtr>(out.status());
+        slot->done = true;
+        slot->cv.notify_all();
+      });
+    }
+    if (gathers_.empty()) {
+      sorted_ = {};
+      batches_.clear();
+      return BatchPtr();
+    }
+    std::shared_ptr<GatherSlot> slot = gathers_.front();
+    gathers_.pop_front();
+    HelpUntil(*context_->pool, slot->mu, slot->cv, [&] { return slot->done; });
+    std::lock_guard lock(slot->mu);
+    return std::move(slot->batch);
   }
 
   /// The next batch of the k-way merge of the runs.
@@ -171,7 +197,9 @@ class SortOperator final : public Operator {
       std::pop_heap(heap_.begin(), heap_.end(), later);
       Run& run = runs_[heap_.back()];
       if (sources.empty() || sources.back() != run.batch) sources.push_back(run.batch);
-      picked.push_back({0, MakeRowRef(static_cast<uint32_t>(sources.size() - 1), static_cast<uint32_t>(run.row)), false});
+      SortEntry e{};
+      e.ref = MakeRowRef(static_cast<uint32_t>(sources.size() - 1), static_cast<uint32_t>(run.row));
+      picked.push_back(e);
       ++emitted_;
       if (++run.row >= run.batch->num_rows()) {
         EPOXY_ASSIGN_OR_RETURN(run.batch, run.reader->Next());
@@ -199,8 +227,15 @@ class SortOperator final : public Operator {
   int64_t rows_ = 0;                             // guarded by mu_
   std::vector<Run> runs_;                        // guarded by mu_ while draining
   bool started_ = false;
-  std::vector<BatchPtr> output_;
-  size_t next_ = 0;
+  struct GatherSlot {
+    std::mutex mu;
+    std::condition_variable cv;
+    bool done = false;
+    Result<BatchPtr> batch = BatchPtr();
+  };
+  std::vector<SortEntry> sorted_;  // the order of batches_' rows, when no run was spilled
+  size_t next_chunk_ = 0;
+  std::deque<std::shared_ptr<GatherSlot>> gathers_;
   std::vector<size_t> heap_;
   bool heap_ready_ = false;
   int64_t emitted_ = 0;
