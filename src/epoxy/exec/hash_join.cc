@@ -16,6 +16,7 @@
 #include "epoxy/exec/hash_table.h"
 #include "epoxy/expr/evaluator.h"
 #include "epoxy/plan/statistics.h"
+#include "epoxy/vector/builder.h"
 #include "epoxy/vector/take.h"
 
 namespace epoxy::exec {
@@ -72,13 +73,33 @@ struct BuildSide {
     num_rows += batch->num_rows();
     batches.push_back(std::move(batch));
   }
+
+  /// Where build row g is.
+  RowRef RefOf(uint32_t g) const { return flat ? MakeRowRef(0, g) : refs[g]; }
+
+  /// Each column as one array, so gathering build rows indexes it directly (no lookup of where a
+  /// row is). Skipped when it would not fit: the chunks stay.
+  void Flatten(MemoryPool* pool) {
+    if (batches.size() <= 1 || num_rows >= INT32_MAX) return;
+    std::vector<ArrayPtr> whole;
+    for (const auto& chunks : columns) {
+      auto one = Concatenate(chunks, pool);
+      if (!one.ok()) return;
+      whole.push_back(std::move(*one));
+    }
+    for (size_t c = 0; c < columns.size(); ++c) columns[c] = {std::move(whole[c])};
+    refs = {};
+    batches.clear();  // the chunks go: the arrays hold the rows once
+    flat = true;
+  }
+  bool flat = false;  // columns hold one array each; refs is empty
 };
 
 class JoinProbe {
  public:
-  JoinProbe(plan::PlanPtr join, JoinStrategy strategy, ExecContext* context)
-      : join_(std::move(join)), strategy_(strategy), shape_(ShapeOf(join_->join_type, strategy.build_left)),
-        context_(context) {
+  JoinProbe(plan::PlanPtr join, JoinStrategy strategy, ExecContext* context, std::vector<bool> needed)
+      : join_(std::move(join)), needed_(std::move(needed)), strategy_(strategy),
+        shape_(ShapeOf(join_->join_type, strategy.build_left)), context_(context) {
     const auto& left = *join_->inputs[0]->schema;
     const auto& right = *join_->inputs[1]->schema;
     std::vector<Field> fields = left.fields();
@@ -219,6 +240,12 @@ class JoinProbe {
     return Status::OK();
   }
 
+  static int64_t build_bytes(const BuildSide& build) {
+    int64_t bytes = 0;
+    for (const auto& b : build.batches) bytes += b->buffer_bytes();
+    return bytes;
+  }
+
   /// The table over a build side's rows (and its match flags).
   Status Index(BuildSide* build) const {
     if (!strategy_.nested_loop) {
@@ -239,6 +266,8 @@ class JoinProbe {
                                                             context_->pool, context_->memory));
       if (build->table->has_null_key()) build_has_null_key_ = true;
     }
+    // Gathering from one array per column is cheaper than from chunks, when the copy fits.
+    if (build->num_rows > 0 && build_bytes(*build) <= context_->spill.task_budget()) build->Flatten(context_->memory);
     if (shape_.track_build()) {
       build->matched.reset(new std::atomic<uint8_t>[static_cast<size_t>(build->num_rows)]);
       for (int64_t i = 0; i < build->num_rows; ++i) build->matched[i].store(0, std::memory_order_relaxed);
@@ -362,7 +391,7 @@ class JoinProbe {
     std::vector<RowRef> refs;
     for (int64_t g = 0; g < build.num_rows; ++g) {
       const bool matched = build.matched[g].load(std::memory_order_relaxed) != 0;
-      if (matched == want_matched) refs.push_back(build.refs[static_cast<size_t>(g)]);
+      if (matched == want_matched) refs.push_back(build.RefOf(static_cast<uint32_t>(g)));
       if (refs.size() < (1 << 16) && !(g + 1 == build.num_rows && !refs.empty())) continue;
       std::vector<ArrayPtr> columns;
       for (int c = 0; c < join_->schema->num_fields(); ++c) {
@@ -445,28 +474,54 @@ class JoinProbe {
   /// side's from `batch`, the build side's from the build batches (kNoRow: nulls).
   Result<BatchPtr> Assemble(const BuildSide& build, const Batch& batch, const std::vector<int32_t>& probe_rows,
                             const std::vector<uint32_t>& build_ids, const SchemaPtr& schema) const {
-    std::vector<RowRef> probe_refs(probe_rows.size()), build_refs(build_ids.size());
-    for (size_t i = 0; i < probe_rows.size(); ++i) probe_refs[i] = MakeRowRef(0, static_cast<uint32_t>(probe_rows[i]));
-    for (size_t i = 0; i < build_ids.size(); ++i) {
-      build_refs[i] = build_ids[i] == kNoRow ? kNullRow : build.refs[build_ids[i]];
+    const int64_t n = static_cast<int64_t>(probe_rows.size());
+    // Probe rows in increasing order, each once (a join on a unique build key), are a selection of
+    // the batch: taken directly, or the batch's own columns when every row is there.
+    bool increasing = true;
+    for (size_t i = 1; i < probe_rows.size() && increasing; ++i) increasing = probe_rows[i] > probe_rows[i - 1];
+    const bool whole = increasing && n == batch.num_rows();
+    std::vector<RowRef> probe_refs, build_refs(build_ids.size());
+    if (!increasing) {
+      probe_refs.resize(probe_rows.size());
+      for (size_t i = 0; i < probe_rows.size(); ++i) probe_refs[i] = MakeRowRef(0, static_cast<uint32_t>(probe_rows[i]));
     }
+    bool every_build_row = true;  // no probe row without its build row (an outer join's)
+    for (size_t i = 0; i < build_ids.size(); ++i) {
+      every_build_row = every_build_row && build_ids[i] != kNoRow;
+      build_refs[i] = build_ids[i] == kNoRow ? kNullRow : build.RefOf(build_ids[i]);
+    }
+    std::vector<int32_t> build_rows;
+    if (build.flat && every_build_row) build_rows.assign(build_ids.begin(), build_ids.end());
+    const bool all_needed = needed_.empty() || schema != join_->schema;
     std::vector<ArrayPtr> columns;
     for (int c = 0; c < schema->num_fields(); ++c) {
       const bool left = c < num_left_;
       const int column = left ? c : c - num_left_;
       const TypePtr& type = schema->field(c).type;
-      Result<ArrayPtr> a = left == shape_.probe_is_left
-                               ? TakeFrom({batch.column(column)}, probe_refs, type, context_->memory)
-                           : build.columns.empty()
-                               ? TakeFrom({}, std::vector<RowRef>(build_refs.size(), kNullRow), type, context_->memory)
-                               : TakeFrom(build.columns[static_cast<size_t>(column)], build_refs, type, context_->memory);
+      if (!all_needed && !needed_[static_cast<size_t>(c)]) {
+        columns.push_back(Array::MakeNull(n));  // dropped by the projection above
+        continue;
+      }
+      Result<ArrayPtr> a = ArrayPtr();
+      if (left == shape_.probe_is_left) {
+        a = whole ? Result<ArrayPtr>(batch.column(column))
+            : increasing ? Take(*batch.column(column), probe_rows, context_->memory)
+                         : TakeFrom({batch.column(column)}, probe_refs, type, context_->memory);
+      } else {
+        a = build.columns.empty()
+                ? TakeFrom({}, std::vector<RowRef>(build_refs.size(), kNullRow), type, context_->memory)
+            : !build_rows.empty() || (build.flat && n == 0)
+                ? Take(*build.columns[static_cast<size_t>(column)][0], build_rows, context_->memory)
+                : TakeFrom(build.columns[static_cast<size_t>(column)], build_refs, type, context_->memory);
+      }
       EPOXY_RETURN_NOT_OK(a.status());
       columns.push_back(std::move(*a));
     }
-    return Batch::Make(schema, std::move(columns), static_cast<int64_t>(probe_rows.size()));
+    return Batch::Make(schema, std::move(columns), n);
   }
 
   plan::PlanPtr join_;
+  std::vector<bool> needed_;  // of join_->schema's columns; empty: all
   JoinStrategy strategy_;
   JoinShape shape_;
   ExecContext* context_;
@@ -517,8 +572,9 @@ JoinStrategy ChooseJoinStrategy(const plan::PlanNode& join) {
 }
 
 Result<PipelineStep> MakeJoinProbe(const plan::PlanPtr& join, const JoinStrategy& strategy,
-                                   std::unique_ptr<ParallelPipeline> build, ExecContext* context) {
-  auto probe = std::make_shared<JoinProbe>(join, strategy, context);
+                                   std::unique_ptr<ParallelPipeline> build, ExecContext* context,
+                                   std::vector<bool> needed) {
+  auto probe = std::make_shared<JoinProbe>(join, strategy, context, std::move(needed));
   EPOXY_RETURN_NOT_OK(probe->Build(std::move(build)));
   PipelineStep step;
   step.name = fmt::format("{} join rows out", plan::JoinTypeName(join->join_type));

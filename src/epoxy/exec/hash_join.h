@@ -21,8 +21,11 @@ struct JoinStrategy {
 JoinStrategy ChooseJoinStrategy(const plan::PlanNode& join);
 
 /// Drains `build` into the join's table and returns the step that probes it (with a finish() that
-/// emits the build rows an outer, semi or anti join keeps).
+/// emits the build rows an outer, semi or anti join keeps). `needed`, when not empty, says which
+/// of the join's output columns the steps above read: the others are not gathered (they are
+/// placeholders of no type that the projection above drops).
 Result<PipelineStep> MakeJoinProbe(const plan::PlanPtr& join, const JoinStrategy& strategy,
-                                   std::unique_ptr<ParallelPipeline> build, ExecContext* context);
+                                   std::unique_ptr<ParallelPipeline> build, ExecContext* context,
+                                   std::vector<bool> needed = {});
 
 }  // namespace epoxy::exec

@@ -156,6 +156,44 @@ Status GroupTable::Insert(const EncodedKeys& keys, std::vector<uint32_t>* ids, s
   return Charge();
 }
 
+Result<bool> JoinTable::BuildDirect(const std::vector<uint8_t>& indexed) {
+  if (encoder_->num_keys() != 1 || encoder_->words() != 1 || encoder_->encodes_nulls()) return false;
+  switch (encoder_->types()[0]->id()) {
+    case TypeId::kTinyInt: direct_width_ = 1; break;
+    case TypeId::kSmallInt: direct_width_ = 2; break;
+    case TypeId::kInt:
+    case TypeId::kDate: direct_width_ = 4; break;
+    case TypeId::kBigInt:
+    case TypeId::kTimestamp: direct_width_ = 8; break;
+    default: return false;
+  }
+  int64_t lo = INT64_MAX, hi = INT64_MIN;
+  for (int64_t g = 0; g < num_rows_; ++g) {
+    if (!indexed[static_cast<size_t>(g)]) continue;
+    const int64_t v = DirectValue(words_[static_cast<size_t>(g)]);
+    lo = std::min(lo, v);
+    hi = std::max(hi, v);
+  }
+  if (lo > hi) return false;
+  // The span must not overflow, and the heads (4 bytes a value) must cost about what a hash
+  // table's would.
+  const uint64_t span = static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo);  // hi >= lo: no overflow
+  if (span >= std::max<uint64_t>(2 * static_cast<uint64_t>(num_rows_), 1024) || span >= (uint64_t{1} << 28)) return false;
+  EPOXY_RETURN_NOT_OK(charge_.Set(static_cast<int64_t>(hashes_.capacity() * 8 + next_.capacity() * 4 + words_.capacity() * 8 +
+                                                       (span + 1) * 4),
+                                  "join hash table"));
+  direct_min_ = lo;
+  direct_heads_.assign(static_cast<size_t>(span + 1), kEnd);
+  for (int64_t g = num_rows_ - 1; g >= 0; --g) {  // in reverse, so chains list rows in build order
+    if (!indexed[static_cast<size_t>(g)]) continue;
+    uint32_t& head = direct_heads_[static_cast<size_t>(DirectValue(words_[static_cast<size_t>(g)]) - lo)];
+    next_[static_cast<size_t>(g)] = head;
+    head = static_cast<uint32_t>(g);
+  }
+  direct_ = true;
+  return true;
+}
+
 Result<std::unique_ptr<JoinTable>> JoinTable::Build(const KeyEncoder* encoder, std::vector<EncodedKeys> keys,
                                                     uint32_t null_safe_mask, ThreadPool* pool, MemoryPool* memory) {
   std::unique_ptr<JoinTable> table(new JoinTable(encoder, memory));
@@ -198,6 +236,8 @@ Result<std::unique_ptr<JoinTable>> JoinTable::Build(const KeyEncoder* encoder, s
     }
   }
   keys.clear();
+  EPOXY_ASSIGN_OR_RETURN(bool direct, table->BuildDirect(indexed));
+  if (direct) return table;
   // Partitions by the hash's high bits: about 64K rows each, at most 1024.
   int bits = 1;
   while (bits < 10 && (total >> bits) > (1 << 16)) ++bits;

@@ -82,6 +82,12 @@ class JoinTable {
   /// Calls `match(row)` for every build row whose key equals probe row `i` of `probe`.
   template <typename F>
   void ForEachMatch(const EncodedKeys& probe, int64_t i, F&& match) const {
+    if (direct_) {
+      const uint64_t at = static_cast<uint64_t>(DirectValue(probe.words[static_cast<size_t>(i)])) - static_cast<uint64_t>(direct_min_);
+      if (at >= direct_heads_.size()) return;  // below the minimum wraps around past the end
+      for (uint32_t g = direct_heads_[at]; g != kEnd; g = next_[g]) match(g);
+      return;
+    }
     const uint64_t h = probe.hashes[static_cast<size_t>(i)];
     const Partition& p = partitions_[h >> shift_];
     if (p.heads.empty()) return;
@@ -114,6 +120,14 @@ class JoinTable {
   std::string_view Bytes(uint32_t g) const {
     return std::string_view(arena_).substr(offsets_[g], offsets_[g + 1] - offsets_[g]);
   }
+  /// The integer a one-word key of one integer column holds (sign-extended from its width).
+  int64_t DirectValue(uint64_t word) const {
+    return direct_width_ == 8 ? static_cast<int64_t>(word)
+                              : static_cast<int64_t>(word << (64 - 8 * direct_width_)) >> (64 - 8 * direct_width_);
+  }
+  /// Indexes the rows by key value when the key is one integer column whose values span a range
+  /// not much larger than the rows: no hashing or key comparison when probing.
+  Result<bool> BuildDirect(const std::vector<uint8_t>& indexed);
 
   const KeyEncoder* encoder_;
   MemoryReservation charge_;
@@ -126,6 +140,10 @@ class JoinTable {
   std::string arena_;
   std::vector<uint64_t> offsets_;
   bool has_null_key_ = false;
+  bool direct_ = false;
+  int direct_width_ = 8;
+  int64_t direct_min_ = 0;
+  std::vector<uint32_t> direct_heads_;  // by key value - direct_min_
 };
 
 }  // namespace epoxy::exec

@@ -5,6 +5,7 @@
 // a join's build side is drained and indexed when its pipeline is made.
 #include "epoxy/exec/hash_join.h"
 #include "epoxy/exec/pipeline.h"
+#include "epoxy/expr/binder.h"
 #include "epoxy/expr/evaluator.h"
 #include "epoxy/vector/builder.h"
 #include "epoxy/vector/take.h"
@@ -237,20 +238,35 @@ Result<std::unique_ptr<ParallelPipeline>> MakePipeline(const PlanPtr& plan, Exec
   // Streaming nodes from the top down; their steps run bottom up.
   std::vector<PipelineStep> steps;
   PlanPtr node = plan;
+  // The columns of `node` the steps above read (empty: all), so a join gathers only those.
+  std::vector<bool> needed;
+  auto also_read = [&](const expr::Expr& e, const plan::PlanNode& input) {
+    std::vector<int> used;
+    expr::ReferencedColumns(e, &used);
+    needed.resize(static_cast<size_t>(input.schema->num_fields()), false);
+    for (int c : used) needed[static_cast<size_t>(c)] = true;
+  };
   while (true) {
     if (node->kind == PlanKind::kFilter) {
       steps.push_back(FilterStep(node->predicate, context));
+      if (!needed.empty()) also_read(*node->predicate, *node->inputs[0]);  // it passes every column on
     } else if (node->kind == PlanKind::kProject) {
       steps.push_back(ProjectStep(node, context));
+      needed.clear();
+      for (const auto& e : node->exprs) also_read(*e, *node->inputs[0]);
+      if (node->exprs.empty()) needed.assign(static_cast<size_t>(node->inputs[0]->schema->num_fields()), false);
     } else if (node->kind == PlanKind::kExpand) {
       steps.push_back(ExpandStep(node, context));
+      needed.clear();
     } else if (node->kind == PlanKind::kReplicate) {
       steps.push_back(ReplicateStep(node, context));
+      needed.clear();
     } else if (node->kind == PlanKind::kJoin) {
       const JoinStrategy strategy = ChooseJoinStrategy(*node);
       EPOXY_ASSIGN_OR_RETURN(auto build, MakePipeline(node->inputs[strategy.build_left ? 0 : 1], context));
-      EPOXY_ASSIGN_OR_RETURN(PipelineStep probe, MakeJoinProbe(node, strategy, std::move(build), context));
+      EPOXY_ASSIGN_OR_RETURN(PipelineStep probe, MakeJoinProbe(node, strategy, std::move(build), context, std::move(needed)));
       steps.push_back(std::move(probe));
+      needed.clear();
       node = node->inputs[strategy.build_left ? 1 : 0];
       continue;
     } else {
