@@ -3,8 +3,10 @@
 #include "epoxy/format/parquet/encoding.h"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <type_traits>
+#include <utility>
 
 namespace epoxy::parquet {
 namespace {
@@ -57,6 +59,43 @@ uint64_t UnpackOne(const uint8_t* data, int64_t index, int width) {
     value |= static_cast<uint64_t>(data[byte + 8]) << (64 - shift);
   }
   return width == 64 ? value : value & ((uint64_t{1} << width) - 1);
+}
+
+/// Unpacks `groups` groups of 8 values of W bits (each group W bytes) from `in` to `out`, reading
+/// 8 bytes at a time; `in` must be followed by at least 8 readable bytes past the last group.
+template <int W>
+void UnpackGroups(const uint8_t* in, uint32_t* out, int64_t groups) {
+  constexpr uint64_t kMask = W == 32 ? 0xffffffffULL : (uint64_t{1} << W) - 1;
+  for (int64_t g = 0; g < groups; ++g, in += W, out += 8) {
+    for (int j = 0; j < 8; ++j) {
+      uint64_t word;
+      std::memcpy(&word, in + (j * W) / 8, 8);
+      out[j] = static_cast<uint32_t>((word >> ((j * W) % 8)) & kMask);
+    }
+  }
+}
+
+using UnpackFn = void (*)(const uint8_t*, uint32_t*, int64_t);
+
+template <int... W>
+constexpr std::array<UnpackFn, sizeof...(W)> UnpackTable(std::integer_sequence<int, W...>) {
+  return {&UnpackGroups<W + 1>...};
+}
+
+/// Unpacks `groups` whole groups of `width`-bit values (1 to 32), the last ones through a padded
+/// copy so nothing is read past `avail` bytes.
+void UnpackWholeGroups(const uint8_t* in, size_t avail, int width, uint32_t* out, int64_t groups) {
+  static constexpr auto kTable = UnpackTable(std::make_integer_sequence<int, 32>());
+  const UnpackFn unpack = kTable[static_cast<size_t>(width - 1)];
+  const size_t w = static_cast<size_t>(width);
+  // Groups whose 8-byte reads stay inside the buffer go directly.
+  const int64_t direct = avail >= 8 + w ? std::min<int64_t>(groups, static_cast<int64_t>((avail - 8) / w)) : 0;
+  unpack(in, out, direct);
+  for (int64_t g = direct; g < groups; ++g) {
+    uint8_t padded[32 + 8] = {};
+    std::memcpy(padded, in + static_cast<size_t>(g) * w, std::min(w, avail - static_cast<size_t>(g) * w));
+    unpack(padded, out + g * 8, 1);
+  }
 }
 
 }  // namespace
@@ -123,19 +162,15 @@ Status RleDecoder::Decode(uint32_t* out, int64_t n) {
         }
       } else {
         int64_t i = 0;
-        if (bit_width_ <= 8) {
-          // Whole groups of 8 values are `bit_width_` bytes: one 64-bit word each.
-          const uint64_t mask = (uint64_t{1} << bit_width_) - 1;
-          for (; i < k && ((packed_index_ + i) & 7) != 0; ++i) {
-            out[done + i] = static_cast<uint32_t>(UnpackOne(base, packed_index_ + i, bit_width_));
-          }
-          for (; i + 8 <= k; i += 8) {
-            uint64_t word = 0;
-            std::memcpy(&word, base + ((packed_index_ + i) >> 3) * static_cast<uint64_t>(bit_width_),
-                        static_cast<size_t>(bit_width_));
-            uint32_t* o = out + done + i;
-            for (int j = 0; j < 8; ++j) o[j] = static_cast<uint32_t>((word >> (j * bit_width_)) & mask);
-          }
+        for (; i < k && ((packed_index_ + i) & 7) != 0; ++i) {
+          out[done + i] = static_cast<uint32_t>(UnpackOne(base, packed_index_ + i, bit_width_));
+        }
+        // Whole groups of 8 values are `bit_width_` bytes each.
+        const int64_t groups = (k - i) / 8;
+        if (groups > 0) {
+          const size_t group_byte = static_cast<size_t>((packed_index_ + i) >> 3) * static_cast<size_t>(bit_width_);
+          UnpackWholeGroups(base + group_byte, size_ - packed_pos_ - group_byte, bit_width_, out + done + i, groups);
+          i += groups * 8;
         }
         for (; i < k; ++i) {
           out[done + i] = static_cast<uint32_t>(UnpackOne(base, packed_index_ + i, bit_width_));

@@ -22,12 +22,19 @@ std::vector<uint32_t> RoundTrip(const std::vector<uint32_t>& values, int width, 
   std::vector<uint32_t> out(values.size());
   RleDecoder dec(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size(), width);
   EXPECT_TRUE(dec.Decode(out.data(), static_cast<int64_t>(out.size())).ok());
+  // Again in pieces of 5, so reads start inside groups of 8 too.
+  std::vector<uint32_t> pieces(values.size());
+  RleDecoder again(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size(), width);
+  for (size_t at = 0; at < pieces.size(); at += 5) {
+    EXPECT_TRUE(again.Decode(pieces.data() + at, static_cast<int64_t>(std::min<size_t>(5, pieces.size() - at))).ok());
+  }
+  EXPECT_EQ(pieces, out) << "decoded in pieces, width " << width;
   return out;
 }
 
 TEST(EncodingTest, RleHybridRoundTrips) {
   std::mt19937 rng(7);
-  for (int width : {1, 2, 3, 7, 8, 13, 20, 32}) {
+  for (int width = 1; width <= 32; ++width) {
     std::vector<uint32_t> values;
     uint32_t mask = width == 32 ? 0xFFFFFFFFu : (1u << width) - 1;
     for (int run = 0; run < 200; ++run) {
