@@ -139,7 +139,7 @@ int main(int argc, char** argv) {
   epoxy::cli::SqlArgs sql_args;
   CLI::App* sql = app.add_subcommand("sql", "run a SELECT over catalog tables and files");
   sql->add_option("query", sql_args.query,
-                  "SELECT ... FROM db.table | parquet.`path` | json.`path` | csv.`path` [WHERE ...] [UNION ALL ...] [LIMIT n]")
+                  "a SELECT (joins, GROUP BY, windows, subqueries, set operations, ORDER BY; see the README) over db.table, parquet.`path`, json.`path` or csv.`path`")
       ->required();
   sql->add_option("--output", sql_args.output, "table (default), csv or jsonl");
   sql->add_option("--max-rows", sql_args.max_rows, "table output: rows shown (default 20)");

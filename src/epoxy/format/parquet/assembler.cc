@@ -19,7 +19,7 @@ struct Slot {
 };
 using Slots = std::vector<Slot>;
 
-int16_t DefAt(const LeafData& leaf, int64_t i) { return leaf.def.empty() ? 0 : leaf.def[i]; }
+int16_t DefAt(const LeafData& leaf, int64_t i) { return leaf.DefAt(i); }
 int16_t RepAt(const LeafData& leaf, int64_t i) { return leaf.rep.empty() ? 0 : leaf.rep[i]; }
 
 /// The field's slots: one per record (entries starting with repetition level 0).

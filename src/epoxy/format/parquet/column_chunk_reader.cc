@@ -36,6 +36,7 @@ class ChunkDecoder {
   ChunkDecoder(const SchemaElement& e, int16_t max_def, int16_t max_rep, LeafData* out)
       : e_(e), max_def_(max_def), max_rep_(max_rep), out_(out) {
     out_->width = FixedWidth(e);
+    if (out_->def.empty()) out_->uniform_def = max_def;  // until a page has another level
   }
 
   /// PLAIN values of a page or dictionary into `fixed` / `binary`.
@@ -95,7 +96,7 @@ class ChunkDecoder {
 
   /// Levels of a v1 page section: u32 length then RLE, or legacy BIT_PACKED.
   Status ReadV1Levels(const uint8_t* data, size_t size, size_t* pos, int32_t encoding, int16_t max,
-                      int64_t n, std::vector<int16_t>* out) {
+                      int64_t n, bool definition) {
     int width = BitWidth(static_cast<uint64_t>(max));
     scratch_.resize(static_cast<size_t>(n));
     if (encoding == static_cast<int32_t>(Encoding::kBitPacked)) {
@@ -113,7 +114,7 @@ class ChunkDecoder {
       EPOXY_RETURN_NOT_OK(decoder.Decode(scratch_.data(), n));
       *pos += len;
     }
-    return AppendLevels(max, n, out);
+    return definition ? AppendDefinitionLevels(n) : AppendLevels(max, n, &out_->rep);
   }
 
   Status AppendLevels(int16_t max, int64_t n, std::vector<int16_t>* out) {
@@ -128,6 +129,23 @@ class ChunkDecoder {
     int16_t* dst = out->data() + at;
     for (int64_t i = 0; i < n; ++i) dst[i] = static_cast<int16_t>(scratch_[i]);
     return Status::OK();
+  }
+
+  /// The page's definition levels (decoded in scratch_) after those before: while every level so
+  /// far is the maximum, none is stored (LeafData::uniform_def says it).
+  Status AppendDefinitionLevels(int64_t n) {
+    if (out_->def.empty()) {
+      uint32_t lowest = UINT32_MAX;
+      for (int64_t i = 0; i < n; ++i) lowest = std::min(lowest, scratch_[i]);
+      if (n == 0 || lowest == static_cast<uint32_t>(max_def_)) {
+        uint32_t highest = 0;
+        for (int64_t i = 0; i < n; ++i) highest = std::max(highest, scratch_[i]);
+        if (highest == static_cast<uint32_t>(max_def_)) return Status::OK();
+      }
+      // The first page with another level: the levels before it are spelled out.
+      out_->def.assign(static_cast<size_t>(out_->num_entries), max_def_);
+    }
+    return AppendLevels(max_def_, n, &out_->def);
   }
 
   Status DecodeValues(int32_t encoding, const uint8_t* data, size_t size, int64_t n,
@@ -245,7 +263,7 @@ class ChunkDecoder {
   }
 
   int64_t CountValues(int64_t first, int64_t n) const {
-    if (max_def_ == 0) return n;
+    if (max_def_ == 0 || out_->def.empty()) return n;  // every entry defined
     int64_t count = 0;
     for (int64_t i = first; i < first + n; ++i) count += out_->def[i] == max_def_ ? 1 : 0;
     return count;
@@ -272,10 +290,10 @@ class ChunkDecoder {
     int64_t n = h.num_values;
     int64_t first = out_->num_entries;
     if (max_rep_ > 0) {
-      EPOXY_RETURN_NOT_OK(ReadV1Levels(data, size, &pos, h.repetition_level_encoding, max_rep_, n, &out_->rep));
+      EPOXY_RETURN_NOT_OK(ReadV1Levels(data, size, &pos, h.repetition_level_encoding, max_rep_, n, false));
     }
     if (max_def_ > 0) {
-      EPOXY_RETURN_NOT_OK(ReadV1Levels(data, size, &pos, h.definition_level_encoding, max_def_, n, &out_->def));
+      EPOXY_RETURN_NOT_OK(ReadV1Levels(data, size, &pos, h.definition_level_encoding, max_def_, n, true));
     }
     out_->num_entries += n;
     return DecodeValues(h.encoding, data + pos, size - pos, CountValues(first, n), body);
@@ -307,7 +325,7 @@ class ChunkDecoder {
       scratch_.resize(static_cast<size_t>(n));
       RleDecoder decoder(data + pos, static_cast<size_t>(h.definition_levels_byte_length), BitWidth(static_cast<uint64_t>(max_def_)));
       EPOXY_RETURN_NOT_OK(decoder.Decode(scratch_.data(), n));
-      EPOXY_RETURN_NOT_OK(AppendLevels(max_def_, n, &out_->def));
+      EPOXY_RETURN_NOT_OK(AppendDefinitionLevels(n));
     }
     pos += static_cast<size_t>(h.definition_levels_byte_length);
     out_->num_entries += n;
@@ -437,7 +455,7 @@ Status ReadColumnChunk(const RandomAccessFile& file, const ColumnChunk& chunk,
     return Status::InvalidData("column '{}' holds {} values, its metadata says {}", element.name,
                                out->num_entries, md.num_values);
   }
-  if ((max_def > 0 && static_cast<int64_t>(out->def.size()) != out->num_entries) ||
+  if ((!out->def.empty() && static_cast<int64_t>(out->def.size()) != out->num_entries) ||
       (max_rep > 0 && static_cast<int64_t>(out->rep.size()) != out->num_entries)) {
     return Status::Internal("level count mismatch in column '{}'", element.name);
   }

@@ -15,7 +15,11 @@ namespace epoxy::parquet {
 /// The decoded content of one column chunk.
 struct LeafData {
   int64_t num_entries = 0;     // level entries (values, nulls and empty lists)
-  std::vector<int16_t> def;    // empty when the column's max definition level is 0
+  /// Definition levels; empty when every entry's level is `uniform_def` (the column's max
+  /// definition level is 0, or no entry of the chunk is null: the common flat column).
+  std::vector<int16_t> def;
+  int16_t uniform_def = 0;
+  int16_t DefAt(int64_t i) const { return def.empty() ? uniform_def : def[static_cast<size_t>(i)]; }
   std::vector<int16_t> rep;    // empty when the column's max repetition level is 0
   // Non-null values, in order: fixed-width physical values packed `width` bytes apart (booleans
   // one byte each), or views for BYTE_ARRAY and FIXED_LEN_BYTE_ARRAY.

@@ -12,7 +12,7 @@ void Walk(const LeafData& leaf, LeafLevels levels, Visit&& visit) {
   int64_t row = -1, value = 0;
   for (int64_t i = 0; i < leaf.num_entries; ++i) {
     if (levels.max_rep == 0 || leaf.rep[static_cast<size_t>(i)] == 0) ++row;
-    const bool present = levels.max_def == 0 || leaf.def[static_cast<size_t>(i)] == levels.max_def;
+    const bool present = levels.max_def == 0 || leaf.DefAt(i) == levels.max_def;
     visit(row, i, present ? value++ : -1);
   }
 }
@@ -79,6 +79,7 @@ LeafData SliceLeaf(const LeafData& leaf, LeafLevels levels, int64_t start, int64
     return v.empty() ? std::vector<int16_t>() : std::vector<int16_t>(v.begin() + first_entry, v.begin() + last_entry);
   };
   out.def = slice(leaf.def);
+  out.uniform_def = leaf.uniform_def;
   out.rep = slice(leaf.rep);
   const int64_t from = first_value >= 0 ? first_value : values_before;
   const int64_t count = first_value >= 0 ? last_value - first_value + 1 : 0;
