@@ -80,8 +80,9 @@ struct MappedRange {
   }
 };
 
-/// Reads at least this long are handed out as MappedRanges.
-constexpr int64_t kReleasedReadBytes = 1 << 20;
+/// Reads at least this long are handed out as MappedRanges: a scan reads many column chunks of a
+/// few hundred KB, which would otherwise stay resident for as long as the file is open.
+constexpr int64_t kReleasedReadBytes = 64 << 10;
 
 /// A local file as one buffer: a mapping of it, or (for small files) a copy in memory, since
 /// mapping and unmapping thousands of small files costs more (page-table updates on every core)
