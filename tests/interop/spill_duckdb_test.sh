@@ -46,6 +46,9 @@ spilled "full outer join" "SELECT count(*) n, count(a.pad) l, count(b.pad) r FRO
   "SELECT count(*) n, count(a.pad) l, count(b.pad) r FROM (SELECT * FROM {t} WHERE id % 3 > 0) a FULL JOIN (SELECT * FROM {t} WHERE id % 5 > 0) b ON a.s = b.s AND a.id = b.id"
 spilled "sort" "SELECT id, s, pad FROM {t} ORDER BY s DESC, id LIMIT 5 OFFSET 1999990" \
   "SELECT id, s, pad FROM {t} ORDER BY s DESC, id LIMIT 5 OFFSET 1999990"
+# Far below the input, the sorted runs are too many to merge at once: merged in several passes.
+limit=32M spilled "sort merged in several passes" "SELECT id, s FROM {t} ORDER BY s, id LIMIT 3 OFFSET 2499995" \
+  "SELECT id, s FROM {t} ORDER BY s, id LIMIT 3 OFFSET 2499995"
 spilled "window over partitions" "SELECT sum(r), max(l) FROM (SELECT row_number() OVER (PARTITION BY k % 5000 ORDER BY s) r, length(lag(s) OVER (PARTITION BY k % 5000 ORDER BY s)) l FROM {t})" \
   "SELECT sum(r), max(l) FROM (SELECT row_number() OVER (PARTITION BY k % 5000 ORDER BY s) r, length(lag(s) OVER (PARTITION BY k % 5000 ORDER BY s)) l FROM {t})"
 

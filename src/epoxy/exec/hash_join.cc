@@ -121,6 +121,7 @@ class JoinProbe {
   Status Build(std::unique_ptr<ParallelPipeline> input) {
     std::mutex mu;
     auto whole = std::make_unique<BuildSide>();
+    int64_t whole_bytes = 0;
     EPOXY_RETURN_NOT_OK(input->Drain([&](BatchPtr batch) -> Status {
       std::lock_guard lock(mu);
       build_rows_ += batch->num_rows();
@@ -128,8 +129,9 @@ class JoinProbe {
         EPOXY_RETURN_NOT_OK(Scatter(batch, build_parts_.get(), build_keys_));
         return context_->spill.OverBudget() ? build_parts_->SpillAll() : Status::OK();
       }
+      whole_bytes += batch->buffer_bytes();
       whole->Add(std::move(batch));
-      if (!strategy_.nested_loop && context_->spill.OverBudget()) {
+      if (!strategy_.nested_loop && IndexPassesBudget(whole_bytes)) {
         // Too large for memory: from here on the build side is partitioned and spilled.
         ++context_->spilled_partitions;
         spilled_ = true;
@@ -240,6 +242,12 @@ class JoinProbe {
     return Status::OK();
   }
 
+  /// Whether indexing `held` bytes of build rows would take the pool past the spill budget: the
+  /// index (encoded keys, hashes, chains, row references) costs about as much as the rows again.
+  bool IndexPassesBudget(int64_t held) const {
+    return context_->spill.pool->bytes_allocated() + held > context_->spill.limit();
+  }
+
   static int64_t build_bytes(const BuildSide& build) {
     int64_t bytes = 0;
     for (const auto& b : build.batches) bytes += b->buffer_bytes();
@@ -287,7 +295,7 @@ class JoinProbe {
       if (b == nullptr) break;
       build->Add(std::move(b));
       held_bytes += build->batches.back()->buffer_bytes();
-      if (w.depth < kMaxDepth && held_bytes > context_->spill.task_budget() && context_->spill.OverBudget()) {
+      if (w.depth < kMaxDepth && held_bytes > context_->spill.task_budget() && IndexPassesBudget(held_bytes)) {
         return Split(w, std::move(build), &build_reader);
       }
     }

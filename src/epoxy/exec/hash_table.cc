@@ -210,13 +210,17 @@ Result<std::unique_ptr<JoinTable>> JoinTable::Build(const KeyEncoder* encoder, s
   EPOXY_RETURN_NOT_OK(table->charge_.Set(estimate, "join hash table"));
   table->hashes_.resize(static_cast<size_t>(total));
   table->next_.assign(static_cast<size_t>(total), kEnd);
-  if (words > 0) table->words_.resize(static_cast<size_t>(total * words));
-  else table->offsets_.reserve(static_cast<size_t>(total) + 1);
+  if (words > 0) {
+    table->words_.resize(static_cast<size_t>(total * words));
+  } else {
+    table->offsets_.reserve(static_cast<size_t>(total) + 1);
+    table->arena_.reserve(static_cast<size_t>(bytes));
+  }
   std::vector<uint8_t> indexed(static_cast<size_t>(total), 0);
   {
     int64_t at = 0;
     table->offsets_.push_back(0);
-    for (const auto& k : keys) {
+    for (auto& k : keys) {
       std::copy(k.hashes.begin(), k.hashes.end(), table->hashes_.begin() + at);
       if (words > 0) {
         std::copy(k.words.begin(), k.words.end(), table->words_.begin() + at * words);
@@ -233,6 +237,7 @@ Result<std::unique_ptr<JoinTable>> JoinTable::Build(const KeyEncoder* encoder, s
         indexed[static_cast<size_t>(at + i)] = excluded ? 0 : 1;
       }
       at += k.num_rows;
+      k = EncodedKeys();  // copied: freed now, so the keys are not held twice
     }
   }
   keys.clear();

@@ -8,7 +8,7 @@ namespace epoxy::exec {
 int64_t SpillPolicy::limit() const {
   if (soft_limit > 0) return soft_limit;
   const int64_t hard = pool->limit();
-  return hard > 0 ? hard / 2 : INT64_MAX;
+  return hard > 0 ? hard / 4 : INT64_MAX;
 }
 
 bool SpillPolicy::OverBudget() const { return pool->bytes_allocated() > limit(); }

@@ -14,10 +14,12 @@
 namespace epoxy::exec {
 
 /// When operators give memory back: past `soft_limit` bytes allocated in the pool, tables flush
-/// and exchanges spill; the pool's own limit stays the hard stop.
+/// and exchanges spill; the pool's own limit stays the hard stop. The soft limit is a quarter of
+/// the pool's: scans in flight, join indexes, output batches and the allocator's free lists are
+/// not all counted, and the resident set must stay near the limit.
 struct SpillPolicy {
   MemoryPool* pool = nullptr;
-  int64_t soft_limit = 0;  // 0: half the pool's limit
+  int64_t soft_limit = 0;  // 0: a quarter of the pool's limit
   SpillSpace* space = nullptr;
   int num_threads = 1;
 
@@ -25,7 +27,7 @@ struct SpillPolicy {
   int64_t limit() const;
   /// What one task's table may hold when partitions are merged or joined in parallel; a
   /// partition whose table grows past it (and the pool past the soft limit) is split again.
-  int64_t task_budget() const { return limit() / (2 * num_threads); }
+  int64_t task_budget() const { return limit() * 3 / (2 * num_threads); }
 };
 
 class PartitionedBuffer {

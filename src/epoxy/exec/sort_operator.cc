@@ -3,6 +3,7 @@
 // tasks) collect in memory; past the budget they are sorted into a run written to a temporary
 // file. At the end the runs (or the one in memory) are merged. With a limit it is a top-n: each
 // task keeps its best rows, trimmed to the limit as they grow.
+#include <algorithm>
 #include <condition_variable>
 #include <deque>
 #include <mutex>
@@ -16,6 +17,8 @@ namespace epoxy::exec {
 namespace {
 
 constexpr int64_t kOutputRows = 1 << 16;
+/// Runs are written in small batches: merging holds one batch of every run at once.
+constexpr int64_t kRunBatchRows = 1 << 13;
 
 /// One sorted run on disk, read back a batch at a time.
 struct Run {
@@ -23,6 +26,69 @@ struct Run {
   std::unique_ptr<SpillFile::Reader> reader;
   BatchPtr batch;
   int64_t row = 0;
+};
+
+/// The k-way merge of sorted runs (of the keyed schema), a batch at a time.
+class RunMerger {
+ public:
+  RunMerger(std::vector<Run> runs, const RowOrder* order) : runs_(std::move(runs)), order_(order) {}
+
+  Status Open(const SchemaPtr& keyed_schema, MemoryPool* memory) {
+    for (auto& run : runs_) {
+      EPOXY_ASSIGN_OR_RETURN(SpillFile::Reader reader, run.file->Read(keyed_schema, memory));
+      run.reader = std::make_unique<SpillFile::Reader>(std::move(reader));
+      EPOXY_ASSIGN_OR_RETURN(run.batch, run.reader->Next());
+    }
+    for (size_t r = 0; r < runs_.size(); ++r) {
+      if (runs_[r].batch != nullptr) heap_.push_back(r);
+    }
+    std::make_heap(heap_.begin(), heap_.end(), Later{this});
+    return Status::OK();
+  }
+
+  /// Up to `max_rows` next rows, as `schema` (the keyed schema's first columns); nullptr at the end.
+  Result<BatchPtr> Next(int64_t max_rows, const SchemaPtr& schema, MemoryPool* memory) {
+    if (heap_.empty() || max_rows <= 0) return BatchPtr();
+    const Later later{this};
+    std::vector<BatchPtr> sources;  // the batches this output batch takes rows from
+    std::vector<SortEntry> picked;
+    while (!heap_.empty() && static_cast<int64_t>(picked.size()) < max_rows) {
+      std::pop_heap(heap_.begin(), heap_.end(), later);
+      Run& run = runs_[heap_.back()];
+      if (sources.empty() || sources.back() != run.batch) sources.push_back(run.batch);
+      SortEntry e{};
+      e.ref = MakeRowRef(static_cast<uint32_t>(sources.size() - 1), static_cast<uint32_t>(run.row));
+      picked.push_back(e);
+      if (++run.row >= run.batch->num_rows()) {
+        EPOXY_ASSIGN_OR_RETURN(run.batch, run.reader->Next());
+        run.row = 0;
+      }
+      if (run.batch == nullptr) {
+        heap_.pop_back();
+        run.reader.reset();
+        run.file.reset();  // read to its end: the file goes now
+      } else {
+        std::push_heap(heap_.begin(), heap_.end(), later);
+      }
+    }
+    EPOXY_ASSIGN_OR_RETURN(std::vector<BatchPtr> out, GatherSorted(picked, sources, schema, max_rows, memory));
+    return out.empty() ? BatchPtr() : out[0];
+  }
+
+ private:
+  /// The heap's order: the smallest row on top.
+  struct Later {
+    const RunMerger* merger;
+    bool operator()(size_t a, size_t b) const {
+      const Run& x = merger->runs_[a];
+      const Run& y = merger->runs_[b];
+      return merger->order_->Compare(*x.batch, x.row, *y.batch, y.row) > 0;
+    }
+  };
+
+  std::vector<Run> runs_;
+  const RowOrder* order_;
+  std::vector<size_t> heap_;
 };
 
 class SortOperator final : public Operator {
@@ -45,7 +111,7 @@ class SortOperator final : public Operator {
       EPOXY_RETURN_NOT_OK(input_->Drain([this](BatchPtr batch) { return Consume(std::move(batch)); }));
       EPOXY_RETURN_NOT_OK(Finish());
     }
-    if (!runs_.empty()) return NextMerged();
+    if (merger_ != nullptr) return NextMerged();
     return NextGathered();
   }
 
@@ -118,10 +184,10 @@ class SortOperator final : public Operator {
     Run run;
     EPOXY_ASSIGN_OR_RETURN(run.file, SpillFile::Create(context_->spill.space));
     // Gathered and written a chunk at a time: the run never exists twice in memory.
-    for (size_t start = 0; start < entries.size(); start += static_cast<size_t>(kOutputRows)) {
-      const size_t end = std::min(entries.size(), start + static_cast<size_t>(kOutputRows));
+    for (size_t start = 0; start < entries.size(); start += static_cast<size_t>(kRunBatchRows)) {
+      const size_t end = std::min(entries.size(), start + static_cast<size_t>(kRunBatchRows));
       std::vector<SortEntry> chunk(entries.begin() + static_cast<long>(start), entries.begin() + static_cast<long>(end));
-      EPOXY_ASSIGN_OR_RETURN(std::vector<BatchPtr> sorted, GatherSorted(chunk, batches, keyed_schema_, kOutputRows, context_->memory));
+      EPOXY_ASSIGN_OR_RETURN(std::vector<BatchPtr> sorted, GatherSorted(chunk, batches, keyed_schema_, kRunBatchRows, context_->memory));
       for (const auto& b : sorted) EPOXY_RETURN_NOT_OK(run.file->Append(*b));
     }
     batches.clear();
@@ -138,12 +204,49 @@ class SortOperator final : public Operator {
     }
     EPOXY_RETURN_NOT_OK(SpillRun(std::move(batches_)));
     batches_.clear();
-    for (auto& run : runs_) {
-      EPOXY_ASSIGN_OR_RETURN(SpillFile::Reader reader, run.file->Read(keyed_schema_, context_->memory));
-      run.reader = std::make_unique<SpillFile::Reader>(std::move(reader));
-      EPOXY_ASSIGN_OR_RETURN(run.batch, run.reader->Next());
+    // A merge holds a batch of each of its runs: past the fan-in the budget allows, groups of runs
+    // are merged into longer runs first (each pass rewrites the rows once).
+    const size_t fan_in = FanIn();
+    std::deque<Run> pending(std::make_move_iterator(runs_.begin()), std::make_move_iterator(runs_.end()));
+    runs_.clear();
+    while (pending.size() > fan_in) {
+      std::vector<Run> group;
+      for (size_t i = 0; i < fan_in; ++i) {
+        group.push_back(std::move(pending.front()));
+        pending.pop_front();
+      }
+      EPOXY_ASSIGN_OR_RETURN(Run merged, MergeIntoRun(std::move(group)));
+      pending.push_back(std::move(merged));
     }
-    return Status::OK();
+    merger_ = std::make_unique<RunMerger>(std::vector<Run>(std::make_move_iterator(pending.begin()),
+                                                           std::make_move_iterator(pending.end())), &order_);
+    return merger_->Open(keyed_schema_, context_->memory);
+  }
+
+  /// How many runs one merge may read at once: a batch of each within half the spill budget.
+  size_t FanIn() const {
+    int64_t bytes = 0, batches = 0;
+    for (const auto& run : runs_) {
+      bytes += run.file->size_bytes();
+      batches += run.file->num_batches();
+    }
+    const int64_t batch_bytes = std::max<int64_t>(1, bytes / std::max<int64_t>(1, batches));
+    return static_cast<size_t>(std::clamp<int64_t>(context_->spill.limit() / 2 / batch_bytes, 2, 1024));
+  }
+
+  /// The rows of `group` merged into one run.
+  Result<Run> MergeIntoRun(std::vector<Run> group) {
+    RunMerger merger(std::move(group), &order_);
+    EPOXY_RETURN_NOT_OK(merger.Open(keyed_schema_, context_->memory));
+    Run run;
+    EPOXY_ASSIGN_OR_RETURN(run.file, SpillFile::Create(context_->spill.space));
+    while (true) {
+      EPOXY_ASSIGN_OR_RETURN(BatchPtr batch, merger.Next(kRunBatchRows, keyed_schema_, context_->memory));
+      if (batch == nullptr) break;
+      EPOXY_RETURN_NOT_OK(run.file->Append(*batch));
+    }
+    context_->spilled_bytes += run.file->size_bytes();
+    return run;
   }
 
   /// The next batch of the rows sorted in memory: chunks gathered by pool tasks a few ahead.
@@ -176,43 +279,12 @@ class SortOperator final : public Operator {
     return std::move(slot->batch);
   }
 
-  /// The next batch of the k-way merge of the runs.
+  /// The next batch of the k-way merge of the runs (up to the limit).
   Result<BatchPtr> NextMerged() {
-    auto later = [this](size_t a, size_t b) {  // the heap's order: the smallest row on top
-      const Run& x = runs_[a];
-      const Run& y = runs_[b];
-      return order_.Compare(*x.batch, x.row, *y.batch, y.row) > 0;
-    };
-    if (!heap_ready_) {
-      heap_ready_ = true;
-      for (size_t r = 0; r < runs_.size(); ++r) {
-        if (runs_[r].batch != nullptr) heap_.push_back(r);
-      }
-      std::make_heap(heap_.begin(), heap_.end(), later);
-    }
-    if (heap_.empty() || (limit_ >= 0 && emitted_ >= limit_)) return BatchPtr();
-    std::vector<BatchPtr> sources;  // the batches this output batch takes rows from
-    std::vector<SortEntry> picked;
-    while (!heap_.empty() && static_cast<int64_t>(picked.size()) < kOutputRows && (limit_ < 0 || emitted_ < limit_)) {
-      std::pop_heap(heap_.begin(), heap_.end(), later);
-      Run& run = runs_[heap_.back()];
-      if (sources.empty() || sources.back() != run.batch) sources.push_back(run.batch);
-      SortEntry e{};
-      e.ref = MakeRowRef(static_cast<uint32_t>(sources.size() - 1), static_cast<uint32_t>(run.row));
-      picked.push_back(e);
-      ++emitted_;
-      if (++run.row >= run.batch->num_rows()) {
-        EPOXY_ASSIGN_OR_RETURN(run.batch, run.reader->Next());
-        run.row = 0;
-      }
-      if (run.batch == nullptr) {
-        heap_.pop_back();
-      } else {
-        std::push_heap(heap_.begin(), heap_.end(), later);
-      }
-    }
-    EPOXY_ASSIGN_OR_RETURN(std::vector<BatchPtr> out, GatherSorted(picked, sources, node_->schema, kOutputRows, context_->memory));
-    return out.empty() ? BatchPtr() : out[0];
+    const int64_t rows = limit_ >= 0 ? std::min(kOutputRows, limit_ - emitted_) : kOutputRows;
+    EPOXY_ASSIGN_OR_RETURN(BatchPtr batch, merger_->Next(rows, node_->schema, context_->memory));
+    if (batch != nullptr) emitted_ += batch->num_rows();
+    return batch;
   }
 
   plan::PlanPtr node_;
@@ -236,8 +308,7 @@ class SortOperator final : public Operator {
   std::vector<SortEntry> sorted_;  // the order of batches_' rows, when no run was spilled
   size_t next_chunk_ = 0;
   std::deque<std::shared_ptr<GatherSlot>> gathers_;
-  std::vector<size_t> heap_;
-  bool heap_ready_ = false;
+  std::unique_ptr<RunMerger> merger_;  // when runs were spilled
   int64_t emitted_ = 0;
 };
 
