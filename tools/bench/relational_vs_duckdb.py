@@ -4,7 +4,7 @@
 
 Micro-benchmarks (10 M-row facts): group-by into 1 k and into 5 M groups, a 10 M x 1 M join, a
 window (row_number and lag) over 100 k partitions, a full sort, and a dedup of 12 M nearly unique
-strings. With --memory-runs: a dedup, a join and a sort of a ~5 GB input (40 M rows) under
+strings. With --memory-runs: a dedup, a join and a sort of a 5 GB input (48 M rows) under
 --memory-limit (512M by default), for both engines.
 
 For each query: DuckDB's statement seconds (Node start-up excluded), epoxy's wall seconds (its whole
@@ -12,7 +12,7 @@ process), epoxy's CPU seconds / wall seconds, and both peak resident sets (/usr/
 answers are compared.
 
   relational_vs_duckdb.py --epoxy build/release/epoxy [--threads 2] [--reps 3] [--only join,sort]
-                          [--scratch DIR] [--memory-runs [--memory-limit 512M]]
+                          [--scratch DIR] [--memory-runs [--memory-limit 512M]] [--w1 DIR]
 
 DuckDB's Node package: EPOXY_DUCKDB_MODULES (default build/test/duckdb/node_modules, which
 `make test` installs).
@@ -37,9 +37,10 @@ GENERATE = {
       FROM range(0, 1000000) t(i)) TO '{dir}/dim.parquet' (FORMAT PARQUET)""",
     "dedup": """COPY (SELECT 'key-' || ((i * 7919) % 11000000) AS key, i AS n
       FROM range(0, 12000000) t(i)) TO '{dir}/dedup.parquet' (FORMAT PARQUET)""",
-    "big": """COPY (SELECT i AS id, (i * 7919) % 30000000 AS k, md5(CAST(i % 36000000 AS VARCHAR)) AS s,
-        repeat('p', CAST(i % 60 AS INTEGER)) AS pad, (i % 997) / 8.0 AS x
-      FROM range(0, 40000000) t(i)) TO '{dir}/big.parquet' (FORMAT PARQUET)""",
+    # 48 M rows of 105 bytes of values on average (5.1 GB; 1.9 GB of Parquet).
+    "big": """COPY (SELECT i AS id, (i * 7919) % 36000000 AS k, md5(CAST(i % 43200000 AS VARCHAR)) AS s,
+        repeat('p', CAST(i % 100 AS INTEGER)) AS pad, (i % 997) / 8.0 AS x
+      FROM range(0, 48000000) t(i)) TO '{dir}/big.parquet' (FORMAT PARQUET)""",
 }
 
 MICRO = [
@@ -57,11 +58,17 @@ MICRO = [
 ]
 
 MEMORY = [
-    ("dedup of 40M rows (5 GB)", "big", "SELECT count(*), sum(length(pad)) FROM (SELECT DISTINCT s, pad FROM {big})"),
-    ("join 40M x 40M (5 GB each)", "big",
+    ("dedup of 48M rows (5 GB)", "big", "SELECT count(*), sum(length(pad)) FROM (SELECT DISTINCT s, pad FROM {big})"),
+    ("join 48M x 48M (5 GB each)", "big",
      "SELECT count(*), sum(a.x), sum(b.k) FROM {big} a JOIN {big} b ON a.s = b.s AND a.id = b.id"),
-    ("sort of 40M rows (5 GB)", "big", "SELECT id, s FROM {big} ORDER BY s, id LIMIT 5 OFFSET 39999990"),
+    ("sort of 48M rows (5 GB)", "big", "SELECT id, s FROM {big} ORDER BY s, id LIMIT 5 OFFSET 47999990"),
 ]
+
+
+# With --w1 DIR (W1's Parquet output, from ../shared/bench/run.sh --keep-outputs): the
+# scan-filter-aggregate over it.
+W1_SCAN = ("scan-filter-aggregate over W1's output", "w1",
+           "SELECT count(*), sum(amount), max(ts) FROM {w1} WHERE country = 'US'")
 
 
 def duck_env():
@@ -96,8 +103,9 @@ def canon(values):
 
 def run_one(a, name, sql_template, data_dir, memory_limit):
     tables = {t: os.path.join(data_dir, t + ".parquet") for t in GENERATE}
-    esql = sql_template.format(**{t: "parquet.`%s`" % p for t, p in tables.items()})
-    dsql = sql_template.format(**{t: "read_parquet('%s')" % p for t, p in tables.items()})
+    esql = sql_template.format(w1="parquet.`%s`" % a.w1, **{t: "parquet.`%s`" % p for t, p in tables.items()})
+    dsql = sql_template.format(w1="read_parquet('%s/**/*.parquet')" % a.w1,
+                               **{t: "read_parquet('%s')" % p for t, p in tables.items()})
     tmp = tempfile.mkdtemp(prefix="bench-spill-", dir=a.scratch)
     env = dict(os.environ, EPOXY_TMPDIR=tmp)
     ecmd = [a.epoxy, "sql", esql, "--output", "jsonl", "--threads", str(a.threads)]
@@ -131,14 +139,18 @@ def main():
     p.add_argument("--scratch", default=os.path.join(tempfile.gettempdir(), "epoxy-bench", "relational"))
     p.add_argument("--memory-runs", action="store_true")
     p.add_argument("--memory-limit", default="512M")
+    p.add_argument("--w1", default="", help="W1's Parquet output folder: adds the scan-filter-aggregate over it")
     a = p.parse_args()
     a.epoxy = os.path.abspath(a.epoxy)
     data = os.path.join(a.scratch, "data")
     os.makedirs(data, exist_ok=True)
     cases = [(n, t, s, None) for n, t, s in MICRO] + ([(n, t, s, a.memory_limit) for n, t, s in MEMORY] if a.memory_runs else [])
+    if a.w1:
+        a.w1 = os.path.abspath(a.w1)
+        cases.append(W1_SCAN + (None,))
     if a.only:
         cases = [c for c in cases if any(w in c[0] for w in a.only.split(","))]
-    for t in sorted({t for c in cases for t in c[1].split()}):
+    for t in sorted({t for c in cases for t in c[1].split() if t in GENERATE}):
         if not os.path.exists(os.path.join(data, t + ".parquet")):
             print("generating %s ..." % t, file=sys.stderr)
             timed(["node", os.path.join(HERE, "duckdb_timed.mjs"), "--sql", GENERATE[t].format(dir=data),

@@ -76,7 +76,7 @@ int main(int argc, char** argv) {
   convert->add_option("--compression", convert_args.compression,
                       "Parquet codec: snappy (default), zstd, gzip, lz4_raw, brotli or none");
   convert->add_option("--row-group-bytes", convert_args.row_group_bytes,
-                      "target uncompressed bytes per Parquet row group (default 64 MiB)");
+                      "target uncompressed bytes per Parquet row group (default 32 MiB)");
   AddRuntimeOptions(convert, &runtime);
 
   std::string meta_path;

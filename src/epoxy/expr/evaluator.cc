@@ -179,7 +179,20 @@ Result<ArrayPtr> Comparison(const std::string& op, const Datum& a, const Datum& 
     const Array& x = *a.array;
     const Array& y = *b.array;
     auto views = [&](int64_t i) { return std::pair(x.GetView(i * sx), y.GetView(i * sy)); };
-    if (c == Cmp::kEq || c == Cmp::kNe) {  // equality of short strings without a memcmp call
+    if ((c == Cmp::kEq || c == Cmp::kNe) && (sx == 0) != (sy == 0) && n > 0) {
+      // A column against a constant (country = 'US'): the constant's view once, then the
+      // column's offsets read directly, and only rows of the constant's length compared.
+      const Array& column = sx == 0 ? y : x;
+      const std::string_view k = sx == 0 ? x.GetView(0) : y.GetView(0);
+      const int32_t* o = column.offsets();
+      const char* chars = column.buffers()[2] != nullptr ? reinterpret_cast<const char*>(column.buffers()[2]->data()) : "";
+      const auto length = static_cast<int32_t>(k.size());
+      const bool eq = c == Cmp::kEq;
+      FillBits(n, out, [&](int64_t i) {
+        const bool same = o[i + 1] - o[i] == length && EqualBytes(std::string_view(chars + o[i], k.size()), k);
+        return same == eq;
+      });
+    } else if (c == Cmp::kEq || c == Cmp::kNe) {  // equality of short strings without a memcmp call
       const bool eq = c == Cmp::kEq;
       FillBits(n, out, [&](int64_t i) {
         auto [l, r] = views(i);
@@ -501,8 +514,33 @@ Result<std::vector<int32_t>> SelectTrue(const Datum& predicate, int64_t num_rows
     }
     return rows;
   }
-  rows.reserve(static_cast<size_t>(num_rows));
   const bool has_nulls = p.null_count() > 0;
+  if (p.offset() % 8 == 0) {
+    // 64 rows at a time: the set bits of (value AND valid), found by counting trailing zeros.
+    const uint8_t* values = p.buffers()[1]->data() + p.offset() / 8;
+    const uint8_t* valid = has_nulls ? p.buffers()[0]->data() + p.offset() / 8 : nullptr;
+    rows.resize(static_cast<size_t>(num_rows));
+    size_t k = 0;
+    for (int64_t base = 0; base < num_rows; base += 64) {
+      const int64_t count = std::min<int64_t>(64, num_rows - base);
+      const size_t bytes = static_cast<size_t>(bit_util::BytesForBits(count));
+      uint64_t word = 0;
+      std::memcpy(&word, values + base / 8, bytes);
+      if (valid != nullptr) {
+        uint64_t v = 0;
+        std::memcpy(&v, valid + base / 8, bytes);
+        word &= v;
+      }
+      if (count < 64) word &= (uint64_t{1} << count) - 1;
+      while (word != 0) {
+        rows[k++] = static_cast<int32_t>(base + __builtin_ctzll(word));
+        word &= word - 1;
+      }
+    }
+    rows.resize(k);
+    return rows;
+  }
+  rows.reserve(static_cast<size_t>(num_rows));
   for (int64_t i = 0; i < num_rows; ++i) {
     if (p.GetBool(i) && (!has_nulls || p.IsValid(i))) rows.push_back(static_cast<int32_t>(i));
   }

@@ -442,8 +442,7 @@ Result<ArrayPtr> BuildFlat(const SchemaNode& node, LeafData& leaf, int64_t num_r
   // Strings: one pass for the offsets, one copy of the bytes.
   BufferBuilder offsets;
   EPOXY_RETURN_NOT_OK(offsets.Reserve((num_rows + 1) * 4));
-  int64_t total = 0;
-  for (const auto& v : leaf.binary) total += static_cast<int64_t>(v.size());
+  const int64_t total = leaf.binary_bytes;
   if (total > INT32_MAX) return Status::OutOfMemory("a string column of one row group exceeds 2 GiB");
   BufferBuilder data;
   EPOXY_RETURN_NOT_OK(data.Reserve(total));

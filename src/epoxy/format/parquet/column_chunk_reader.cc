@@ -148,8 +148,19 @@ class ChunkDecoder {
     return AppendLevels(max_def_, n, &out_->def);
   }
 
+  /// A page's values, and (while they are in cache) the bytes of its strings.
   Status DecodeValues(int32_t encoding, const uint8_t* data, size_t size, int64_t n,
                       const BufferPtr& page) {
+    const size_t first = out_->binary.size();
+    EPOXY_RETURN_NOT_OK(DecodeValuesOf(encoding, data, size, n, page));
+    int64_t bytes = 0;
+    for (size_t i = first; i < out_->binary.size(); ++i) bytes += static_cast<int64_t>(out_->binary[i].size());
+    out_->binary_bytes += bytes;
+    return Status::OK();
+  }
+
+  Status DecodeValuesOf(int32_t encoding, const uint8_t* data, size_t size, int64_t n,
+                        const BufferPtr& page) {
     out_->num_values += n;
     switch (static_cast<Encoding>(encoding)) {
       case Encoding::kPlain:

@@ -26,6 +26,7 @@ struct LeafData {
   int width = 0;
   std::string fixed;
   std::vector<std::string_view> binary;
+  int64_t binary_bytes = 0;  // the sum of the sizes of `binary`'s values
   int64_t num_values = 0;
   std::vector<BufferPtr> pages;      // keep the bytes `binary` views point into
   std::vector<std::string> storage;  // values rebuilt by DELTA_BYTE_ARRAY

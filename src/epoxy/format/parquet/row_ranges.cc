@@ -24,7 +24,7 @@ std::vector<std::pair<int64_t, int64_t>> RowRanges(const std::vector<LeafData>& 
                                                    int64_t max_bytes) {
   int64_t total = 0;
   for (int leaf : leaves) {
-    for (const auto& v : data[static_cast<size_t>(leaf)].binary) total += static_cast<int64_t>(v.size());
+    total += data[static_cast<size_t>(leaf)].binary_bytes;
   }
   if (total <= max_bytes || num_rows <= 1) return {{0, num_rows}};
   std::vector<int64_t> row_bytes(static_cast<size_t>(num_rows), 0);
@@ -86,6 +86,7 @@ LeafData SliceLeaf(const LeafData& leaf, LeafLevels levels, int64_t start, int64
   out.num_values = count;
   if (!leaf.binary.empty() && count > 0) {
     out.binary.assign(leaf.binary.begin() + from, leaf.binary.begin() + from + count);
+    for (const auto& v : out.binary) out.binary_bytes += static_cast<int64_t>(v.size());
   }
   if (!leaf.fixed.empty() && leaf.width > 0) {
     out.fixed = leaf.fixed.substr(static_cast<size_t>(from * leaf.width), static_cast<size_t>(count * leaf.width));
