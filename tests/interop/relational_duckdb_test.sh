@@ -154,6 +154,18 @@ same "scalar subqueries, correlated and not" \
   "SELECT m.k1, (SELECT count(*) FROM {f} f WHERE f.k1 = m.k1) c, (SELECT max(d) FROM {f}) top FROM {d} m WHERE m.k1 < 50"
 same "correlated scalar subquery in a filter" \
   "SELECT f.id FROM {f} f WHERE f.d > (SELECT avg(g.d) * 1.9 FROM {f} g WHERE g.k2 = f.k2)"
+# Grouped join inputs reduced by a semi join with the small side's keys (the optimizer's rewrite):
+# a correlated subquery under a filtered join, an aggregate on either side of outer joins, string
+# keys with nulls; a full join keeps every group.
+same "correlated subquery over a filtered outer side" \
+  "SELECT count(*), sum(f.x) FROM {f} f JOIN {d} m ON f.k1 = m.k1 WHERE m.region = 'r3' AND f.x < (SELECT 0.5 * avg(g.x) FROM {f} g WHERE g.k1 = m.k1)"
+same "aggregate on the left of a right join, and in an inner join on strings" \
+  "SELECT a.k1, a.c, m.name FROM (SELECT k1, count(*) c FROM {f} GROUP BY k1) a RIGHT JOIN (SELECT * FROM {d} WHERE k1 < 30) m ON a.k1 = m.k1
+   UNION ALL SELECT NULL, a.s, m.name FROM (SELECT k2, count(*) s FROM {f} GROUP BY k2) a JOIN (SELECT * FROM {d} WHERE k1 < 10) m ON a.k2 = m.k2"
+same "aggregate in a full join keeps every group" \
+  "SELECT count(*), count(m.k1), sum(a.c) FROM (SELECT k1, count(*) c FROM {f} GROUP BY k1) a FULL JOIN (SELECT * FROM {d} WHERE k1 < 30) m ON a.k1 = m.k1"
+check "a correlated subquery's aggregate reads only the keys the outer side holds" "yes" \
+  "$("$epoxy" sql "EXPLAIN SELECT m.k1, (SELECT count(*) FROM $ef f WHERE f.k1 = m.k1) FROM $ed m WHERE m.k1 < 50" | sed -n '/Optimized logical/,$p' | grep -A1 'Aggregate keys \[k1\]' | grep -q 'Join left semi on \[k1 = k1\]' && echo yes)"
 same "with, subqueries in from, derived columns" \
   "WITH t AS (SELECT k2, sum(x) AS s FROM {f} GROUP BY k2), u AS (SELECT max(s) AS top FROM t) SELECT t.k2, t.s FROM t, u WHERE t.s > u.top * 0.9"
 

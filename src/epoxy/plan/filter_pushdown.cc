@@ -256,6 +256,7 @@ PlanPtr Optimize(const PlanPtr& plan) {
   PlanPtr out = PushDownFilters(plan);
   out = ReorderJoins(out);
   out = PushDownFilters(out);
+  out = ReduceGroupedJoinInputs(out);
   return PruneColumns(out);
 }
 

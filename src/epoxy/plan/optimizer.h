@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Logical rewrites before execution: filters pushed down (through projections, joins, aggregates
-// and unions, into scans), inner joins reordered by estimated sizes, and unused columns pruned.
+// and unions, into scans), inner joins reordered by estimated sizes, grouped join inputs reduced by
+// semi-joins, and unused columns pruned.
 #pragma once
 
 #include "epoxy/plan/logical_plan.h"
@@ -17,6 +18,11 @@ PlanPtr PushDownFilters(const PlanPtr& plan);
 /// Reorders each tree of inner and cross joins: the pair with the smallest estimated result joins
 /// first (a greedy order over the join graph), each with its smaller side built.
 PlanPtr ReorderJoins(const PlanPtr& plan);
+
+/// A join with an aggregate grouped by its keys on a side that may lose unmatched rows (a
+/// decorrelated scalar subquery) gets that aggregate's input semi-joined with the much smaller
+/// subtree the other side's key comes from, so only groups that can match are computed.
+PlanPtr ReduceGroupedJoinInputs(const PlanPtr& plan);
 
 /// Drops columns no node above uses: scans read only the columns that are used, and every join,
 /// aggregate and sort carries only what its parents need.
