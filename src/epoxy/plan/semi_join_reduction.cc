@@ -142,7 +142,11 @@ PlanPtr Reduce(const PlanPtr& plan) {
       const PlanNode* aggregate = GroupKeyOf(grouped, side_keys[k]->column, &key);
       if (aggregate == nullptr) continue;
       const Origin origin = SmallestOrigin(other, other_keys[k]->column);
-      if (EstimateRows(*origin.node) * kMinReduction > EstimateRows(*aggregate->inputs[0])) continue;
+      const double origin_rows = EstimateRows(*origin.node);
+      // Worth it only when the subtree is much smaller than the rows aggregated, and filtered:
+      // an unfiltered table (a foreign key's target) holds every key the aggregate has.
+      if (origin_rows * kMinReduction > EstimateRows(*aggregate->inputs[0])) continue;
+      if (origin_rows >= DistinctBound(*origin.node, origin.column)) continue;
       PlanPtr reduced = ReducedSide(grouped, *aggregate, key, origin);
       if (reduced == nullptr) continue;
       auto copy = std::make_shared<PlanNode>(*node);
