@@ -11,27 +11,14 @@
 
 #include "epoxy/common/bytes.h"
 #include "epoxy/exec/group_index.h"
+#include "epoxy/vector/take.h"
 
 namespace epoxy::exec {
 namespace {
 
 constexpr int kMaxFixedBytes = 32;
 
-int KeyWidth(TypeId id) {
-  switch (id) {
-    case TypeId::kBoolean:
-    case TypeId::kTinyInt: return 1;
-    case TypeId::kSmallInt: return 2;
-    case TypeId::kInt:
-    case TypeId::kDate:
-    case TypeId::kFloat: return 4;
-    case TypeId::kBigInt:
-    case TypeId::kTimestamp:
-    case TypeId::kDouble: return 8;
-    case TypeId::kDecimal: return 16;
-    default: return 0;
-  }
-}
+int KeyWidth(TypeId id) { return id == TypeId::kBoolean ? 1 : FixedWidthOf(id); }
 
 template <typename T>
 T Normal(T v) {

@@ -11,6 +11,7 @@
 #include <cstring>
 
 #include "epoxy/memory/memory_pool.h"
+#include "epoxy/vector/take.h"
 
 namespace epoxy::exec {
 namespace {
@@ -43,21 +44,6 @@ std::string RebasedBits(const uint8_t* bits, int64_t offset, int64_t length) {
     if (bit_util::GetBit(bits, offset + i)) bit_util::SetBit(reinterpret_cast<uint8_t*>(out.data()), i);
   }
   return out;
-}
-
-int FixedWidth(TypeId id) {
-  switch (id) {
-    case TypeId::kTinyInt: return 1;
-    case TypeId::kSmallInt: return 2;
-    case TypeId::kInt:
-    case TypeId::kDate:
-    case TypeId::kFloat: return 4;
-    case TypeId::kBigInt:
-    case TypeId::kTimestamp:
-    case TypeId::kDouble: return 8;
-    case TypeId::kDecimal: return 16;
-    default: return 0;
-  }
 }
 
 }  // namespace
@@ -164,7 +150,7 @@ Status SpillFile::WriteArray(const Array& a) {
     std::string bits = RebasedBits(a.buffers()[0]->data(), a.offset(), length);
     EPOXY_RETURN_NOT_OK(Write(bits.data(), static_cast<int64_t>(bits.size())));
   }
-  const int width = FixedWidth(id);
+  const int width = FixedWidthOf(id);
   if (width > 0) return Write(a.buffers()[1]->data() + a.offset() * width, length * width);
   switch (id) {
     case TypeId::kBoolean: {
@@ -244,7 +230,7 @@ Result<ArrayPtr> SpillFile::Reader::ReadArray(const TypePtr& type) {
     EPOXY_ASSIGN_OR_RETURN(validity, buffer(bit_util::BytesForBits(length)));
   }
   const TypeId id = type->id();
-  const int width = FixedWidth(id);
+  const int width = FixedWidthOf(id);
   if (width > 0) {
     EPOXY_ASSIGN_OR_RETURN(BufferPtr values, buffer(length * width));
     return Array::Make(type, length, {validity, values}, {}, nulls);
