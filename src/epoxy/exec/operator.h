@@ -59,7 +59,10 @@ Result<std::unique_ptr<Operator>> MakeOperator(const plan::PlanPtr& plan, ExecCo
 /// The same as a pipeline, so a breaker can drain it with its own sink on the pool's threads.
 Result<std::unique_ptr<ParallelPipeline>> MakePipeline(const plan::PlanPtr& plan, ExecContext* context);
 
-Result<std::unique_ptr<BatchSource>> MakeScan(const plan::PlanPtr& scan, ExecContext* context);
+/// `needed`: the output columns the steps above read (empty: all); the others of a filtered
+/// batch are not copied, only stood in for.
+Result<std::unique_ptr<BatchSource>> MakeScan(const plan::PlanPtr& scan, ExecContext* context,
+                                              std::vector<bool> needed = {});
 /// GROUP BY, DISTINCT and global aggregates: partial tables per thread, partitioned by hash (and
 /// spilled past the budget), merged partition by partition in parallel.
 Result<std::unique_ptr<Operator>> MakeHashAggregate(const plan::PlanPtr& node, std::unique_ptr<ParallelPipeline> input,

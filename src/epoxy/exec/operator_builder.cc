@@ -175,10 +175,10 @@ PlanPtr DistinctAsAggregate(const PlanPtr& distinct) {
 }
 
 /// The operator that produces `node`'s batches when it is not a streaming step.
-Result<std::unique_ptr<Operator>> MakeSource(const PlanPtr& node, ExecContext* context) {
+Result<std::unique_ptr<Operator>> MakeSource(const PlanPtr& node, ExecContext* context, std::vector<bool> needed) {
   switch (node->kind) {
     case PlanKind::kScan: {
-      EPOXY_ASSIGN_OR_RETURN(std::unique_ptr<BatchSource> scan, MakeScan(node, context));
+      EPOXY_ASSIGN_OR_RETURN(std::unique_ptr<BatchSource> scan, MakeScan(node, context, std::move(needed)));
       return std::unique_ptr<Operator>(std::move(scan));
     }
     case PlanKind::kAggregate: {
@@ -274,7 +274,7 @@ Result<std::unique_ptr<ParallelPipeline>> MakePipeline(const PlanPtr& plan, Exec
     }
     node = node->inputs[0];
   }
-  EPOXY_ASSIGN_OR_RETURN(std::unique_ptr<Operator> source, MakeSource(node, context));
+  EPOXY_ASSIGN_OR_RETURN(std::unique_ptr<Operator> source, MakeSource(node, context, std::move(needed)));
   std::reverse(steps.begin(), steps.end());
   return std::make_unique<ParallelPipeline>(std::move(source), std::move(steps), context->pool);
 }

@@ -40,7 +40,8 @@ Result<std::vector<plan::PartitionDir>> CatalogPartitions(catalog::CatalogStore&
 
 class ScanOperator final : public BatchSource {
  public:
-  ScanOperator(plan::PlanPtr node, ExecContext* context) : node_(std::move(node)), context_(context) {}
+  ScanOperator(plan::PlanPtr node, ExecContext* context, std::vector<bool> needed)
+      : node_(std::move(node)), context_(context), needed_(std::move(needed)) {}
 
   Status Open() {
     const plan::ScanSource& source = node_->source;
@@ -111,10 +112,27 @@ class ScanOperator final : public BatchSource {
     if (node_->row_filter) {
       EPOXY_ASSIGN_OR_RETURN(expr::Datum keep, expr::Evaluate(*node_->row_filter, *batch, context_->memory));
       EPOXY_ASSIGN_OR_RETURN(std::vector<int32_t> rows, expr::SelectTrue(keep, batch->num_rows()));
-      EPOXY_ASSIGN_OR_RETURN(batch, TakeBatch(batch, rows, context_->memory));
+      EPOXY_ASSIGN_OR_RETURN(batch, Selected(batch, rows));
     }
     rows_out_ += batch->num_rows();
     return batch;
+  }
+
+  /// The filter's rows of `batch`: the columns read above copied, the rest (read only by the
+  /// filter) stood in for by nulls.
+  Result<BatchPtr> Selected(const BatchPtr& batch, const std::vector<int32_t>& rows) const {
+    if (static_cast<int64_t>(rows.size()) == batch->num_rows()) return batch;
+    if (needed_.empty()) return TakeBatch(batch, rows, context_->memory);
+    std::vector<ArrayPtr> columns;
+    for (int c = 0; c < batch->num_columns(); ++c) {
+      if (static_cast<size_t>(c) < needed_.size() && !needed_[static_cast<size_t>(c)]) {
+        columns.push_back(Array::MakeNull(static_cast<int64_t>(rows.size())));
+        continue;
+      }
+      EPOXY_ASSIGN_OR_RETURN(ArrayPtr taken, Take(*batch->column(c), rows, context_->memory));
+      columns.push_back(std::move(taken));
+    }
+    return Batch::Make(batch->schema(), std::move(columns), static_cast<int64_t>(rows.size()));
   }
 
   void Report(RunMetrics* m) const override {
@@ -276,6 +294,7 @@ class ScanOperator final : public BatchSource {
 
   plan::PlanPtr node_;
   ExecContext* context_;
+  std::vector<bool> needed_;  // the output columns read above (empty: all)
   int num_data_ = 0;
   std::vector<plan::PartitionDir> partitions_;
   BatchPtr partition_values_;  // one row per kept partition, in the scan's column layout
@@ -294,8 +313,8 @@ class ScanOperator final : public BatchSource {
 
 }  // namespace
 
-Result<std::unique_ptr<BatchSource>> MakeScan(const plan::PlanPtr& scan, ExecContext* context) {
-  auto op = std::make_unique<ScanOperator>(scan, context);
+Result<std::unique_ptr<BatchSource>> MakeScan(const plan::PlanPtr& scan, ExecContext* context, std::vector<bool> needed) {
+  auto op = std::make_unique<ScanOperator>(scan, context, std::move(needed));
   EPOXY_RETURN_NOT_OK(op->Open());
   return std::unique_ptr<BatchSource>(std::move(op));
 }

@@ -212,7 +212,15 @@ Result<ArrayPtr> Comparison(const std::string& op, const Datum& a, const Datum& 
     VisitComparable(id, [&]<typename T>() {
       const T* x = a.array->values<T>();
       const T* y = b.array->values<T>();
-      CompareLoop<T>(c, n, out, [&](int64_t i) { return std::pair(x[i * sx], y[i * sy]); });
+      if (sx == 1 && sy == 0) {  // a column against a constant: no stride, the constant in a register
+        const T k = y[0];
+        CompareLoop<T>(c, n, out, [&](int64_t i) { return std::pair(x[i], k); });
+      } else if (sx == 0 && sy == 1) {
+        const T k = x[0];
+        CompareLoop<T>(c, n, out, [&](int64_t i) { return std::pair(k, y[i]); });
+      } else {
+        CompareLoop<T>(c, n, out, [&](int64_t i) { return std::pair(x[i * sx], y[i * sy]); });
+      }
       handled = true;
     });
     if (!handled) return Status::NotSupported("comparing values of type {}", a.type()->ToString());

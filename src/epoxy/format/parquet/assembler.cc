@@ -392,7 +392,8 @@ Result<ArrayPtr> BuildFlat(const SchemaNode& node, LeafData& leaf, int64_t num_r
   }
   if (target == TypeId::kDecimal) {
     BufferBuilder builder;
-    EPOXY_RETURN_NOT_OK(builder.Resize(num_rows * 16));
+    // Every slot is written when nothing is null; null slots stay zero otherwise.
+    EPOXY_RETURN_NOT_OK(nulls == 0 ? builder.ResizeUninitialized(num_rows * 16) : builder.Resize(num_rows * 16));
     __int128* dst = reinterpret_cast<__int128*>(builder.mutable_data());
     const char* src = leaf.fixed.data();
     auto widen = [&](auto tag) {
