@@ -164,6 +164,12 @@ same "aggregate on the left of a right join, and in an inner join on strings" \
    UNION ALL SELECT NULL, a.s, m.name FROM (SELECT k2, count(*) s FROM {f} GROUP BY k2) a JOIN (SELECT * FROM {d} WHERE k1 < 10) m ON a.k2 = m.k2"
 same "aggregate in a full join keeps every group" \
   "SELECT count(*), count(m.k1), sum(a.c) FROM (SELECT k1, count(*) c FROM {f} GROUP BY k1) a FULL JOIN (SELECT * FROM {d} WHERE k1 < 30) m ON a.k1 = m.k1"
+same "IN subqueries over joins, pushed to the side their column comes from" \
+  "SELECT count(*), sum(f.x) FROM {f} f JOIN {d} m ON f.k1 = m.k1 WHERE m.k2 IN (SELECT k2 FROM {f} WHERE id < 500)
+   UNION ALL SELECT count(*), sum(f.x) FROM {f} f LEFT JOIN {d} m ON f.k1 = m.k1 WHERE f.k2 IN (SELECT k2 FROM {d} WHERE k1 < 100)
+   UNION ALL SELECT count(*), count(m.name) FROM {f} f LEFT JOIN {d} m ON f.k1 = m.k1 WHERE m.name IN (SELECT name FROM {d} WHERE k1 < 300)"
+check "an IN subquery above a join filters the table its column comes from" "yes" \
+  "$("$epoxy" sql "EXPLAIN SELECT count(*) FROM $ef f JOIN $ed m ON f.k1 = m.k1 WHERE m.k2 IN (SELECT k2 FROM $ef WHERE id < 500)" | sed -n '/Optimized logical/,$p' | grep -A2 'Join left semi on \[k2 = k2\]' | grep -q 'Scan parquet .*dim.parquet' && echo yes)"
 check "a correlated subquery's aggregate reads only the keys the outer side holds" "yes" \
   "$("$epoxy" sql "EXPLAIN SELECT m.k1, (SELECT count(*) FROM $ef f WHERE f.k1 = m.k1) FROM $ed m WHERE m.k1 < 50" | sed -n '/Optimized logical/,$p' | grep -A1 'Aggregate keys \[k1\]' | grep -q 'Join left semi on \[k1 = k1\]' && echo yes)"
 same "with, subqueries in from, derived columns" \

@@ -21,7 +21,8 @@ PlanPtr ReorderJoins(const PlanPtr& plan);
 
 /// A join with an aggregate grouped by its keys on a side that may lose unmatched rows (a
 /// decorrelated scalar subquery) gets that aggregate's input semi-joined with the much smaller
-/// subtree the other side's key comes from, so only groups that can match are computed.
+/// subtree the other side's key comes from, so only groups that can match are computed. A semi
+/// join on one key goes down through joins to where its key column is produced.
 PlanPtr ReduceGroupedJoinInputs(const PlanPtr& plan);
 
 /// Drops columns no node above uses: scans read only the columns that are used, and every join,

@@ -5,7 +5,8 @@
 // much smaller than the aggregate's input (the filtered `part` of Q17 against all of `lineitem`),
 // that input is semi-joined with the subtree first. The subtree holds a superset of the keys that
 // can match (the joins above it only remove rows), so the answer is the same; it is evaluated
-// twice, which costs far less than aggregating the rows it removes.
+// twice, which costs far less than aggregating the rows it removes. A semi join on one key is
+// pushed down the same way, to where its key column is produced.
 #include <algorithm>
 
 #include "epoxy/plan/optimizer.h"
@@ -172,6 +173,22 @@ bool Reducible(JoinType type, int side) {
   }
 }
 
+/// A semi join on one key over joins (`o_orderkey IN (...)` above lineitem ⋈ orders in TPC-H Q18)
+/// is a filter on that key's column: it goes down to where the column is produced, so the joins
+/// above see only the rows it keeps. Null when it does not apply.
+PlanPtr PushSemiJoinDown(const PlanPtr& node) {
+  if (node->join_type != JoinType::kSemi || node->predicate != nullptr || node->left_keys.size() != 1) return nullptr;
+  if (!IsColumn(node->left_keys[0]) || !IsColumn(node->right_keys[0])) return nullptr;
+  const PlanPtr& left = node->inputs[0];
+  if (left->kind != PlanKind::kJoin && left->kind != PlanKind::kProject && left->kind != PlanKind::kFilter) return nullptr;
+  PlanPtr pushed = SemiJoinAt(left, node->left_keys[0]->column, Origin{node->inputs[1], node->right_keys[0]->column});
+  // Where the column is produced by the left input itself, the semi join stays where it was.
+  if (pushed == nullptr || (pushed->kind == PlanKind::kJoin && pushed->join_type == JoinType::kSemi && pushed->inputs[0] == left)) {
+    return nullptr;
+  }
+  return pushed;
+}
+
 PlanPtr Reduce(const PlanPtr& plan) {
   std::vector<PlanPtr> inputs;
   bool changed = false;
@@ -187,6 +204,7 @@ PlanPtr Reduce(const PlanPtr& plan) {
   }
   if (node->kind != PlanKind::kJoin || node->null_aware || node->left_keys.empty()) return node;
   if (std::any_of(node->null_safe.begin(), node->null_safe.end(), [](bool b) { return b; })) return node;
+  if (PlanPtr pushed = PushSemiJoinDown(node)) return pushed;
   for (int side = 0; side < 2; ++side) {
     if (!Reducible(node->join_type, side)) continue;
     const auto& side_keys = side == 0 ? node->left_keys : node->right_keys;
