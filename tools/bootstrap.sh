@@ -13,7 +13,7 @@ packages=(
   libbrotli-dev libsqlite3-dev libpq-dev libcurl4-openssl-dev libssl-dev libcpp-httplib-dev
   libcli11-dev libspdlog-dev libfmt-dev libre2-dev libxxhash-dev pybind11-dev python3-dev
   # tests
-  libgtest-dev libgmock-dev libbenchmark-dev python3
+  libgtest-dev libgmock-dev libbenchmark-dev python3 python3-pytest
 )
 
 # Node.js and npm run DuckDB, the tests' oracle; any node >= 18 on the PATH will do.

@@ -150,18 +150,18 @@ class LimitOperator final : public Operator {
 };
 
 /// One row of no columns.
-class OneRowOperator final : public Operator {
+/// Rows held in the plan (in-memory DataFrames, SELECT without FROM), batch by batch.
+class ValuesOperator final : public Operator {
  public:
-  explicit OneRowOperator(SchemaPtr schema) : schema_(std::move(schema)) {}
+  explicit ValuesOperator(std::vector<BatchPtr> rows) : rows_(std::move(rows)) {}
   Result<BatchPtr> Next() override {
-    if (done_) return BatchPtr();
-    done_ = true;
-    return Batch::Make(schema_, {}, 1);
+    if (next_ == rows_.size()) return BatchPtr();
+    return rows_[next_++];
   }
 
  private:
-  SchemaPtr schema_;
-  bool done_ = false;
+  std::vector<BatchPtr> rows_;
+  size_t next_ = 0;
 };
 
 /// DISTINCT as an aggregate grouped by every column.
@@ -221,7 +221,7 @@ Result<std::unique_ptr<Operator>> MakeSource(const PlanPtr& node, ExecContext* c
       }
       return std::unique_ptr<Operator>(new UnionOperator(node->schema, std::move(inputs)));
     }
-    case PlanKind::kValues: return std::unique_ptr<Operator>(new OneRowOperator(node->schema));
+    case PlanKind::kValues: return std::unique_ptr<Operator>(new ValuesOperator(node->rows));
     default: return Status::Internal("no operator for a plan node");
   }
 }

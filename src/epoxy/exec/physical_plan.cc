@@ -147,7 +147,7 @@ class Printer {
         Line(indent, "Union");
         for (const auto& in : node->inputs) Stage(in, indent + 1, "an input");
         return;
-      case PlanKind::kValues: Line(indent, "OneRow"); return;
+      case PlanKind::kValues: Line(indent, node->schema->num_fields() == 0 ? "OneRow" : "InMemoryRows"); return;
       default: Line(indent, "?"); return;
     }
   }

@@ -36,7 +36,7 @@ const char* KindName(PlanKind kind) {
     case PlanKind::kReplicate: return "Replicate";
     case PlanKind::kRepartition: return "Repartition";
     case PlanKind::kExpand: return "Expand";
-    case PlanKind::kValues: return "OneRow";
+    case PlanKind::kValues: return "Values";
   }
   return "?";
 }
@@ -451,6 +451,17 @@ Result<PlanPtr> Repartition(PlanPtr input, int64_t n, std::vector<ExprPtr> keys,
 Result<PlanPtr> SingleRow() {
   auto node = NodeOf(PlanKind::kValues, {});
   node->schema = Schema::Make({});
+  node->rows = {Batch::Make(node->schema, {}, 1)};
+  return PlanPtr(node);
+}
+
+Result<PlanPtr> InMemoryRows(SchemaPtr schema, std::vector<BatchPtr> rows) {
+  auto node = NodeOf(PlanKind::kValues, {});
+  for (const auto& batch : rows) {
+    if (batch->schema()->num_fields() != schema->num_fields()) return Status::Internal("in-memory rows do not match their schema");
+  }
+  node->schema = std::move(schema);
+  node->rows = std::move(rows);
   return PlanPtr(node);
 }
 

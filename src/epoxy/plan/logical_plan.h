@@ -114,6 +114,8 @@ struct PlanNode {
   bool coalesce = false;
   // kExpand: one projection of the input per output copy of each row (GROUPING SETS).
   std::vector<std::vector<expr::ExprPtr>> projections;
+  // kValues: rows held in memory (a DataFrame built from Python rows, or SELECT's one row of no columns).
+  std::vector<BatchPtr> rows;
 
   /// The plan as indented text, one node per line (what `explain` prints).
   std::string Explain(int indent = 0) const;
@@ -149,6 +151,8 @@ Result<PlanPtr> SetOperation(PlanPtr left, PlanPtr right, SetOpKind op, bool all
 Result<PlanPtr> Repartition(PlanPtr input, int64_t n, std::vector<expr::ExprPtr> keys, bool coalesce);
 /// One row of no columns (SELECT without FROM).
 Result<PlanPtr> SingleRow();
+/// Rows held in memory, all of `schema`.
+Result<PlanPtr> InMemoryRows(SchemaPtr schema, std::vector<BatchPtr> rows);
 
 /// GROUP BY: the aggregate calls of `select` (and of `having`) computed per group of `group_by`;
 /// each select expression may use group expressions and aggregates only. With `grouping_sets`

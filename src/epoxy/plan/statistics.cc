@@ -187,7 +187,11 @@ double EstimateRows(const PlanNode& plan) {
     }
     case PlanKind::kLimit:
       return plan.limit < 0 ? EstimateRows(*plan.inputs[0]) : std::min(static_cast<double>(plan.limit), EstimateRows(*plan.inputs[0]));
-    case PlanKind::kValues: return 1;
+    case PlanKind::kValues: {
+      double rows = 0;
+      for (const auto& batch : plan.rows) rows += static_cast<double>(batch->num_rows());
+      return std::max(1.0, rows);
+    }
     case PlanKind::kJoin: {
       const double left = EstimateRows(*plan.inputs[0]), right = EstimateRows(*plan.inputs[1]);
       double distinct = 1;

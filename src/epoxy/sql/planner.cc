@@ -426,6 +426,14 @@ Result<Scope> Planner::PlanTableRef(const TableRef& ref, const SelectCore& core,
           return Renamed(std::move(scope), ref.alias.empty() ? ref.table : ref.alias, ref.column_aliases);
         }
       }
+      if (ref.database.empty() && context_.temp_views != nullptr) {
+        for (const auto& [name, view] : *context_.temp_views) {
+          if (!SameName(name, ref.table)) continue;
+          Scope scope;
+          scope.plan = view;
+          return Renamed(std::move(scope), ref.alias.empty() ? ref.table : ref.alias, ref.column_aliases);
+        }
+      }
       if (context_.catalog == nullptr) return Status::InvalidInput("no catalog to find table {}", ref.table);
       const std::string db = ref.database.empty() ? context_.default_database : ref.database;
       EPOXY_ASSIGN_OR_RETURN(plan::ScanSource source, plan::ResolveCatalogSource(*context_.catalog, db, ref.table));

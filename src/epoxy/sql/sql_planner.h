@@ -5,6 +5,7 @@
 // ORDER BY, LIMIT) is planned as Spark plans it.
 #pragma once
 
+#include <map>
 #include <string>
 #include <string_view>
 
@@ -17,6 +18,9 @@ namespace epoxy::sql {
 struct SqlContext {
   catalog::CatalogStore* catalog = nullptr;  // for db.table (may be null when only files are read)
   std::string default_database = "default";
+  /// Temporary views by name (matched without case) (`createOrReplaceTempView`, in-memory DataFrames): an
+  /// unqualified name is looked up here after the WITH names and before the catalog.
+  const std::map<std::string, plan::PlanPtr>* temp_views = nullptr;
 };
 
 /// Whether a statement names catalog tables (so the catalog must be opened).

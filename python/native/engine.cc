@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "engine.h"
+
+#include "epoxy/exec/executor.h"
+#include "epoxy/exec/physical_plan.h"
+#include "epoxy/expr/parser.h"
+#include "epoxy/format/record_writer.h"
+#include "epoxy/plan/source.h"
+#include "epoxy/sql/parser.h"
+#include "epoxy/sql/sql_planner.h"
+
+namespace epoxy::python {
+
+Result<catalog::CatalogStore*> Engine::Catalog() {
+  if (!catalog_) {
+    EPOXY_ASSIGN_OR_RETURN(catalog_, catalog::CatalogStore::Open(catalog_uri_));
+  }
+  return catalog_.get();
+}
+
+Result<plan::PlanPtr> Engine::PlanFiles(const FileSourceSpec& spec) {
+  if (spec.paths.empty()) return Status::InvalidInput("a file source needs at least one path in 'paths'");
+  std::vector<plan::PlanPtr> scans;
+  for (const auto& path : spec.paths) {
+    EPOXY_ASSIGN_OR_RETURN(plan::ScanSource source, plan::ResolveFileSource(spec.format, path, spec.options));
+    source.exclusions = spec.exclusions;
+    source.recurse = spec.recurse;
+    source.group_size = spec.group_size;
+    EPOXY_ASSIGN_OR_RETURN(plan::PlanPtr scan, plan::Scan(std::move(source)));
+    scans.push_back(std::move(scan));
+  }
+  if (scans.size() == 1) return scans[0];
+  // Several paths are one frame only when their columns agree, as Spark's reader requires.
+  for (size_t i = 1; i < scans.size(); ++i) {
+    if (scans[i]->schema->ToString() != scans[0]->schema->ToString()) {
+      return Status::InvalidInput("the paths {} and {} hold different columns ({} and {}); read them as two frames and union them by name",
+                                  spec.paths[0], spec.paths[i], scans[0]->schema->ToString(), scans[i]->schema->ToString());
+    }
+  }
+  return plan::UnionAll(std::move(scans));
+}
+
+Status Engine::RegisterFiles(const std::string& name, const FileSourceSpec& spec) {
+  EPOXY_ASSIGN_OR_RETURN(plan::PlanPtr plan, PlanFiles(spec));
+  views_[name] = std::move(plan);
+  return Status::OK();
+}
+
+Status Engine::RegisterCatalogTable(const std::string& name, const std::string& database, const std::string& table,
+                                    const std::string& push_down_predicate,
+                                    const std::string& catalog_partition_predicate) {
+  EPOXY_ASSIGN_OR_RETURN(catalog::CatalogStore * store, Catalog());
+  EPOXY_ASSIGN_OR_RETURN(plan::ScanSource source, plan::ResolveCatalogSource(*store, database, table));
+  source.catalog_partition_predicate = catalog_partition_predicate;
+  EPOXY_ASSIGN_OR_RETURN(plan::PlanPtr plan, plan::Scan(std::move(source)));
+  if (!push_down_predicate.empty()) {
+    EPOXY_ASSIGN_OR_RETURN(expr::ExprPtr predicate, expr::ParseExpression(push_down_predicate));
+    EPOXY_ASSIGN_OR_RETURN(plan, plan::PushDownPredicate(plan, predicate));
+  }
+  views_[name] = std::move(plan);
+  return Status::OK();
+}
+
+Status Engine::RegisterRows(const std::string& name, SchemaPtr schema, std::vector<BatchPtr> rows) {
+  EPOXY_ASSIGN_OR_RETURN(plan::PlanPtr plan, plan::InMemoryRows(std::move(schema), std::move(rows)));
+  views_[name] = std::move(plan);
+  return Status::OK();
+}
+
+Status Engine::RegisterView(const std::string& name, const std::string& sql) {
+  EPOXY_ASSIGN_OR_RETURN(plan::PlanPtr plan, Plan(sql));
+  views_[name] = std::move(plan);
+  return Status::OK();
+}
+
+Result<plan::PlanPtr> Engine::Plan(const std::string& sql) {
+  EPOXY_ASSIGN_OR_RETURN(sql::Statement statement, sql::ParseStatement(sql));
+  sql::SqlContext context;
+  context.temp_views = &views_;
+  // Only a query naming something that is not a view needs the catalog (file queries need none).
+  if (sql::NeedsCatalog(statement)) {
+    auto store = Catalog();
+    if (store.ok()) context.catalog = *store;
+  }
+  return sql::PlanQuery(*statement.query, context);
+}
+
+Result<SchemaPtr> Engine::SchemaOf(const std::string& sql) {
+  EPOXY_ASSIGN_OR_RETURN(plan::PlanPtr plan, Plan(sql));
+  return plan->schema;
+}
+
+exec::ExecOptions Engine::ExecOptionsFor() {
+  exec::ExecOptions options;
+  options.catalog = catalog_.get();
+  return options;
+}
+
+Result<std::string> Engine::CollectJsonLines(const std::string& sql, exec::RunMetrics* metrics) {
+  EPOXY_ASSIGN_OR_RETURN(plan::PlanPtr plan, Plan(sql));
+  std::string out;
+  auto writer = RecordWriter::Make(TextFormat::kJsonLines, [&out](std::string_view text) {
+    out.append(text);
+    return Status::OK();
+  });
+  std::vector<Field> positions;
+  for (int i = 0; i < plan->schema->num_fields(); ++i) positions.push_back({std::to_string(i), plan->schema->field(i).type});
+  SchemaPtr positional = Schema::Make(std::move(positions));
+  auto sink = [&](const BatchPtr& batch) {
+    return writer->Write(Batch(positional, batch->columns(), batch->num_rows()));
+  };
+  EPOXY_ASSIGN_OR_RETURN(*metrics, exec::Execute(plan, sink, ExecOptionsFor()));
+  EPOXY_RETURN_NOT_OK(writer->Finish());
+  return out;
+}
+
+Result<WriteSummary> Engine::Write(const std::string& sql, const exec::DatasetWriteOptions& options) {
+  EPOXY_ASSIGN_OR_RETURN(plan::PlanPtr plan, Plan(sql));
+  EPOXY_ASSIGN_OR_RETURN(auto writer, exec::DatasetWriter::Open(options, plan->schema));
+  exec::ExecOptions exec_options = ExecOptionsFor();
+  exec_options.on_group_end = [&writer] { return writer->EndGroup(); };
+  auto metrics = exec::Execute(plan, [&](const BatchPtr& batch) { return writer->Write(batch); }, exec_options);
+  if (!metrics.ok()) {
+    (void)writer->Abort();
+    return metrics.status();
+  }
+  auto result = writer->Commit();
+  if (!result.ok()) {
+    (void)writer->Abort();
+    return result.status();
+  }
+  WriteSummary summary;
+  summary.result = std::move(*result);
+  summary.metrics = std::move(*metrics);
+  summary.metrics.output_files = static_cast<int64_t>(summary.result.files.size());
+  summary.metrics.output_bytes = summary.result.bytes;
+  return summary;
+}
+
+Result<std::string> Engine::Explain(const std::string& sql) {
+  EPOXY_ASSIGN_OR_RETURN(plan::PlanPtr plan, Plan(sql));
+  plan::PlanPtr optimized = exec::Optimize(plan);
+  return "== Physical Plan ==\n" + exec::ExplainPhysical(optimized) + "\n== Optimized Logical Plan ==\n" +
+         optimized->Explain();
+}
+
+}  // namespace epoxy::python

@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: Apache-2.0
+// Engine: what the Python packages drive. A DataFrame is a Spark SQL query over sources this
+// object holds by name (files with Glue's options, catalog tables with push_down_predicate,
+// in-memory rows, temporary views); every action plans that query and runs it natively.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "epoxy/catalog/catalog_store.h"
+#include "epoxy/exec/dataset_writer.h"
+#include "epoxy/exec/executor.h"
+#include "epoxy/exec/run_metrics.h"
+#include "epoxy/plan/logical_plan.h"
+
+namespace epoxy::python {
+
+/// A file source as a Glue script names it: one or more paths of one format.
+struct FileSourceSpec {
+  FileFormat format = FileFormat::kParquet;
+  std::vector<std::string> paths;
+  FormatOptions options;
+  std::vector<std::string> exclusions;
+  bool recurse = true;
+  int64_t group_size = 0;  // groupSize in bytes; -1 for groupFiles "none"
+};
+
+/// What a write did.
+struct WriteSummary {
+  exec::WriteResult result;
+  exec::RunMetrics metrics;
+};
+
+/// Not thread-safe: one per Python session (calls hold the GIL while planning).
+class Engine {
+ public:
+  /// `catalog_uri` as CatalogStore::Open takes it; the store is opened on first use.
+  explicit Engine(std::string catalog_uri) : catalog_uri_(std::move(catalog_uri)) {}
+
+  /// Registers (or replaces) a source or view under `name`.
+  Status RegisterFiles(const std::string& name, const FileSourceSpec& spec);
+  Status RegisterCatalogTable(const std::string& name, const std::string& database, const std::string& table,
+                              const std::string& push_down_predicate, const std::string& catalog_partition_predicate);
+  Status RegisterRows(const std::string& name, SchemaPtr schema, std::vector<BatchPtr> rows);
+  /// Plans `sql` now (Spark analyses a view when it is created) and keeps the plan.
+  Status RegisterView(const std::string& name, const std::string& sql);
+  void DropView(const std::string& name) { views_.erase(name); }
+  bool HasView(const std::string& name) const { return views_.count(name) > 0; }
+
+  Result<plan::PlanPtr> Plan(const std::string& sql);
+  Result<SchemaPtr> SchemaOf(const std::string& sql);
+  /// Runs `sql`; its rows as JSON Lines (the `epoxy cat` machine format) whose keys are the column
+  /// positions ("0", "1", ...), since a frame may hold two columns of one name.
+  Result<std::string> CollectJsonLines(const std::string& sql, exec::RunMetrics* metrics);
+  Result<WriteSummary> Write(const std::string& sql, const exec::DatasetWriteOptions& options);
+  Result<std::string> Explain(const std::string& sql);
+
+  Result<catalog::CatalogStore*> Catalog();
+
+ private:
+  Result<plan::PlanPtr> PlanFiles(const FileSourceSpec& spec);
+  exec::ExecOptions ExecOptionsFor();
+
+  std::string catalog_uri_;
+  std::unique_ptr<catalog::CatalogStore> catalog_;
+  std::map<std::string, plan::PlanPtr> views_;
+};
+
+}  // namespace epoxy::python
