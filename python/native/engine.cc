@@ -8,6 +8,8 @@
 #include "epoxy/plan/source.h"
 #include "epoxy/sql/parser.h"
 #include "epoxy/sql/sql_planner.h"
+#include "epoxy/storage/glob.h"
+#include "epoxy/types/type_merge.h"
 
 namespace epoxy::python {
 
@@ -27,6 +29,10 @@ Result<plan::PlanPtr> Engine::PlanFiles(const FileSourceSpec& spec) {
     source.recurse = spec.recurse;
     source.group_size = spec.group_size;
     EPOXY_ASSIGN_OR_RETURN(plan::PlanPtr scan, plan::Scan(std::move(source)));
+    if (!spec.push_down_predicate.empty()) {
+      EPOXY_ASSIGN_OR_RETURN(expr::ExprPtr predicate, expr::ParseExpression(spec.push_down_predicate));
+      EPOXY_ASSIGN_OR_RETURN(scan, plan::PushDownPredicate(scan, predicate));
+    }
     scans.push_back(std::move(scan));
   }
   if (scans.size() == 1) return scans[0];
@@ -38,6 +44,33 @@ Result<plan::PlanPtr> Engine::PlanFiles(const FileSourceSpec& spec) {
     }
   }
   return plan::UnionAll(std::move(scans));
+}
+
+Result<DynamicSchema> ComputeDynamicSchema(const FileSourceSpec& spec) {
+  EPOXY_ASSIGN_OR_RETURN(std::vector<FileInfo> files, ExpandPaths(spec.paths));
+  std::vector<FileInfo> data;
+  for (auto& f : files) {
+    if (plan::IsDataFile(f)) data.push_back(std::move(f));
+  }
+  DynamicSchema out;
+  if (data.empty()) {
+    out.schema = Schema::Make({});
+    return out;
+  }
+  ErrorSink errors(100);
+  ReadOptions options;
+  options.format_options = spec.options;
+  options.errors = &errors;
+  EPOXY_ASSIGN_OR_RETURN(auto reader, MakeRecordReader(spec.format, std::move(data), options));
+  while (true) {
+    EPOXY_ASSIGN_OR_RETURN(BatchPtr batch, reader->Next());
+    if (batch == nullptr) break;
+    out.schema = out.schema == nullptr ? batch->schema() : MergeSchemas(*out.schema, *batch->schema(), MergeMode::kDynamicFrame);
+  }
+  if (out.schema == nullptr) out.schema = Schema::Make({});
+  for (const auto& e : errors.errors()) out.errors.push_back(e.ToString());
+  out.error_count = errors.count();
+  return out;
 }
 
 Status Engine::RegisterFiles(const std::string& name, const FileSourceSpec& spec) {

@@ -25,7 +25,19 @@ struct FileSourceSpec {
   std::vector<std::string> exclusions;
   bool recurse = true;
   int64_t group_size = 0;  // groupSize in bytes; -1 for groupFiles "none"
+  std::string push_down_predicate;  // over the partition columns of `key=value` folders
 };
+
+/// A DynamicFrame's schema: the merge of every record's own (a column seen as a number and as a
+/// string is a choice), and the malformed records met on the way.
+struct DynamicSchema {
+  SchemaPtr schema;
+  std::vector<std::string> errors;  // the first ones, each naming its file and line
+  int64_t error_count = 0;
+};
+
+/// Reads every record of `spec`'s files to compute their DynamicFrame schema.
+Result<DynamicSchema> ComputeDynamicSchema(const FileSourceSpec& spec);
 
 /// What a write did.
 struct WriteSummary {

@@ -130,13 +130,32 @@ PYBIND11_MODULE(_epoxy_native, m) {
   m.def("set_memory_limit", [](const std::string& text) { epoxy::SetProcessMemoryLimit(Value(epoxy::ParseByteSize(text))); });
   m.def("parse_type", [](const std::string& text) { return Value(epoxy::ParseType(text))->ToString(); });
 
+  m.def("dynamic_schema", [](const std::string& format, std::vector<std::string> paths,
+                             std::map<std::string, std::string> options) {
+    epoxy::python::FileSourceSpec spec;
+    spec.format = Value(epoxy::ParseFileFormat(format));
+    spec.paths = std::move(paths);
+    spec.options = std::move(options);
+    epoxy::python::DynamicSchema result;
+    {
+      py::gil_scoped_release release;
+      auto computed = epoxy::python::ComputeDynamicSchema(spec);
+      if (!computed.ok()) {
+        py::gil_scoped_acquire acquire;
+        Raise(computed.status());
+      }
+      result = std::move(*computed);
+    }
+    return py::make_tuple(SchemaToPython(*result.schema), result.errors, result.error_count);
+  });
+
   using epoxy::python::Engine;
   py::class_<Engine>(m, "Engine")
       .def(py::init<std::string>(), py::arg("catalog") = "")
       .def("register_files",
            [](Engine& e, const std::string& name, const std::string& format, std::vector<std::string> paths,
               std::map<std::string, std::string> options, std::vector<std::string> exclusions, bool recurse,
-              int64_t group_size) {
+              int64_t group_size, const std::string& push_down_predicate) {
              epoxy::python::FileSourceSpec spec;
              spec.format = Value(epoxy::ParseFileFormat(format));
              spec.paths = std::move(paths);
@@ -144,6 +163,7 @@ PYBIND11_MODULE(_epoxy_native, m) {
              spec.exclusions = std::move(exclusions);
              spec.recurse = recurse;
              spec.group_size = group_size;
+             spec.push_down_predicate = push_down_predicate;
              Check(e.RegisterFiles(name, spec));
            })
       .def("register_catalog_table",

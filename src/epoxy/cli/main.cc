@@ -9,6 +9,7 @@
 #include "epoxy/cli/classifier_command.h"
 #include "epoxy/cli/crawl_command.h"
 #include "epoxy/cli/read_command.h"
+#include "epoxy/cli/run_command.h"
 #include "epoxy/cli/sql_command.h"
 #include "epoxy/common/thread_pool.h"
 #include "epoxy/memory/memory_pool.h"
@@ -45,7 +46,18 @@ int Fail(const epoxy::Status& status) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"epoxy: a self-hosted, AWS Glue compatible ETL engine"};
+  // `run` hands everything after its script to the script, so it is parsed before CLI11 sees it.
+  epoxy::cli::RunArgs run_args;
+  auto is_run = epoxy::cli::ParseRunArgs(argc, argv, &run_args);
+  if (!is_run.ok()) return Fail(is_run.status());
+  if (*is_run) {
+    auto code = epoxy::cli::RunScript(run_args);
+    if (!code.ok()) return Fail(code.status());
+    return *code;
+  }
+
+  CLI::App app{"epoxy: a self-hosted, AWS Glue compatible ETL engine\n"
+               "  epoxy run SCRIPT.py [--JOB_NAME NAME] [--KEY VALUE]...   run a Glue job script (see the README)"};
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string("epoxy ") + EPOXY_VERSION);
   RuntimeOptions runtime;

@@ -23,14 +23,14 @@ def _paths(path):
     return [str(path)]
 
 
-def register_files(name, fmt, paths, options, exclusions=(), recurse=True, group_size=0):
+def register_files(name, fmt, paths, options, exclusions=(), recurse=True, group_size=0, push_down_predicate=""):
     """A file source under `name` in the engine (Glue's connection and format options)."""
     if fmt in ("orc", "avro", "xml", "ion", "grokLog"):
         raise PySparkNotImplementedError("the %s format is not supported by epoxy yet (csv, json, parquet are)" % fmt)
     if fmt == "text":
         raise PySparkNotImplementedError("the text format is not supported by epoxy yet (csv, json, parquet are)")
     call_engine(engine().register_files, name, fmt, paths, {k: str(v) for k, v in options.items()}, list(exclusions),
-                recurse, group_size)
+                recurse, group_size, push_down_predicate or "")
 
 
 class DataFrameReader:
@@ -91,7 +91,7 @@ class DataFrameReader:
             if "multiline" in opts:
                 glue["multiLine"] = _bool_text(opts["multiline"])
         elif fmt != "parquet":
-            register_files(fresh_name(), fmt, paths, glue)
+            register_files(fresh_name(), fmt, paths, glue)  # raises NotImplementedError naming the format
         name = fresh_name("files")
         recursive = _bool_text(opts.get("recursivefilelookup", True)) == "true"
         register_files(name, fmt, paths, glue, recurse=recursive)

@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: Apache-2.0
+// `epoxy run SCRIPT.py [--JOB_NAME NAME] [--KEY VALUE]...`: a Glue job script run by Python with
+// epoxy's awsglue and pyspark packages importable, its output teed into a per-run log file.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "epoxy/common/result.h"
+
+namespace epoxy::cli {
+
+struct RunArgs {
+  std::string script;
+  std::vector<std::string> script_args;  // passed to the script as Glue passes them (sys.argv[1:])
+  int threads = 0;
+  std::string memory_limit;
+};
+
+/// Parses `epoxy [runtime options] run [runtime options] SCRIPT args...` when argv names `run`;
+/// nothing otherwise. Arguments after SCRIPT belong to the script and are never parsed here.
+Result<bool> ParseRunArgs(int argc, char** argv, RunArgs* args);
+
+/// Runs the script; returns its exit code (128 + signal when it was killed).
+Result<int> RunScript(const RunArgs& args);
+
+}  // namespace epoxy::cli
