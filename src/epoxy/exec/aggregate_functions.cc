@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "epoxy/exec/collect_functions.h"
+#include "epoxy/exec/holistic_aggregates.h"
 #include "epoxy/vector/compare.h"
 #include "epoxy/exec/value_store.h"
 #include "epoxy/expr/decimal.h"
@@ -550,6 +551,7 @@ Result<std::unique_ptr<Accumulator>> MakeAccumulator(const Expr& call, MemoryPoo
   }
   if (op == "collect_list" || op == "collect_set") return MakeCollectAccumulator(call, op == "collect_set", pool);
   if (op == "approx_count_distinct") return MakeApproxDistinctAccumulator(call, pool);
+  if (IsHolisticAggregate(op)) return MakeHolisticAccumulator(call, pool);
   return Status::NotSupported("aggregate function {} ('{}')", op, call.ToString());
 }
 

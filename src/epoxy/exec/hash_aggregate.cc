@@ -27,7 +27,7 @@ constexpr int kMaxDepth = 3;  // 32^4 partitions in all
 
 /// Arguments that are values (first(x, true)'s flag and approx_count_distinct's rsd are not).
 size_t ValueArguments(const Expr& call) {
-  if (call.op == "count") return call.args.size();
+  if (call.op == "count" || call.op == "covar_pop" || call.op == "covar_samp" || call.op == "corr") return call.args.size();
   return call.args.empty() ? 0 : 1;
 }
 

@@ -12,6 +12,9 @@
 #include "epoxy/expr/evaluator.h"
 #include "epoxy/expr/time_units.h"
 #include "epoxy/expr/type_visit.h"
+#include "epoxy/expr/calendar_functions.h"
+#include "epoxy/expr/collection_functions.h"
+#include "epoxy/expr/text_functions.h"
 
 namespace epoxy::expr {
 namespace {
@@ -110,6 +113,7 @@ ExprPtr CastToImpl(const ExprPtr& e, const TypePtr& type) {
   }
   auto cast = std::make_shared<Expr>(*Expr::Cast(e, type));
   cast->type = type;
+  cast->implicit = true;
   return cast;
 }
 
@@ -616,7 +620,26 @@ class Binder {
       if (args.size() == 2) EPOXY_RETURN_NOT_OK(RequireLiteral(e, out, 1, DataType::Boolean()));
       return result(args[0]->type);
     }
-    if (op == "collect_list" || op == "collect_set") {
+    if (op == "median" || op == "product" || op == "skewness" || op == "kurtosis") {
+      EPOXY_RETURN_NOT_OK(need(1, 1));
+      if (!IsNumeric(args[0]->type->id()) && args[0]->type->id() != TypeId::kString && args[0]->type->id() != TypeId::kNull) {
+        return TypeError(e, fmt::format("{} needs numbers, got {}", op, args[0]->type->ToString()));
+      }
+      EPOXY_RETURN_NOT_OK(cast_arg(0, DataType::Double()));
+      return result(DataType::Double());
+    }
+    if (op == "covar_pop" || op == "covar_samp" || op == "corr") {
+      EPOXY_RETURN_NOT_OK(need(2, 2));
+      EPOXY_RETURN_NOT_OK(cast_arg(0, DataType::Double()));
+      EPOXY_RETURN_NOT_OK(cast_arg(1, DataType::Double()));
+      return result(DataType::Double());
+    }
+    if (op == "mode") {
+      EPOXY_RETURN_NOT_OK(need(1, 1));
+      return result(args[0]->type);
+    }
+    if (op == "collect_list" || op == "collect_set" || op == "array_agg") {
+      if (op == "array_agg") out->op = "collect_list";
       EPOXY_RETURN_NOT_OK(need(1, 1));
       return result(DataType::Array(args[0]->type));
     }
@@ -845,6 +868,12 @@ class Binder {
       EPOXY_RETURN_NOT_OK(cast_arg(1 - unit, op == "date_trunc" ? DataType::Timestamp() : DataType::Date()));
       return result(op == "date_trunc" ? DataType::Timestamp() : DataType::Date());
     }
+    EPOXY_ASSIGN_OR_RETURN(bool collection, BindCollectionFunction(out.get()));
+    if (collection) return ExprPtr(out);
+    EPOXY_ASSIGN_OR_RETURN(bool calendar, BindCalendarFunction(out.get()));
+    if (calendar) return ExprPtr(out);
+    EPOXY_ASSIGN_OR_RETURN(ExprPtr text, BindTextFunction(out));
+    if (text != nullptr) return text;
     return Status::InvalidInput("unknown function '{}' in '{}'", op, e.ToString());
   }
 

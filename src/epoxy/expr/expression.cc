@@ -2,6 +2,8 @@
 // Building and printing expressions.
 #include "epoxy/expr/expression.h"
 
+#include <cctype>
+
 #include <set>
 
 namespace epoxy::expr {
@@ -46,7 +48,12 @@ std::string Expr::ToString() const {
       if (literal.type->id() == TypeId::kString) return std::get<std::string>(literal.value);
       return literal.ToSql();
     }
-    case ExprKind::kCast: return fmt::format("CAST({} AS {})", args[0]->ToString(), cast_to->ToString());
+    case ExprKind::kCast: {
+      if (implicit) return args[0]->ToString();
+      std::string type = cast_to->ToString();  // Spark names casts with the type in upper case
+      for (char& c : type) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+      return fmt::format("CAST({} AS {})", args[0]->ToString(), type);
+    }
     case ExprKind::kSubquery:
       if (op == "exists") return "exists(subquery)";
       if (op == "in") return fmt::format("({} IN (subquery))", args[0]->ToString());
@@ -124,7 +131,8 @@ bool IsAggregateFunction(const std::string& op) {
   static const std::set<std::string> kAggregates = {
       "count", "sum", "min", "max", "avg", "mean", "first", "last", "first_value", "last_value", "any_value",
       "collect_list", "collect_set", "stddev", "stddev_samp", "stddev_pop", "std", "variance", "var_samp",
-      "var_pop", "approx_count_distinct", "bool_and", "bool_or", "every", "some", "any", "count_if"};
+      "var_pop", "approx_count_distinct", "bool_and", "bool_or", "every", "some", "any", "count_if",
+      "median", "mode", "product", "skewness", "kurtosis", "covar_pop", "covar_samp", "corr", "array_agg"};
   return kAggregates.count(op) > 0;
 }
 

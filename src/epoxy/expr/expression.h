@@ -57,6 +57,7 @@ struct Expr {
   std::string op;                 // kCall: the lower-case operator or function name
   std::vector<ExprPtr> args;      // kCall arguments; kCast: the one operand
   TypePtr cast_to;                // kCast
+  bool implicit = false;          // kCast: inserted by the binder, so left out of the name (as Spark's)
   bool distinct = false;          // count(DISTINCT x)
   WindowSpecPtr window;           // kCall: f(...) OVER (...)
   /// kSubquery: the query (the SQL front end's; opaque here) and how it is used: "scalar",

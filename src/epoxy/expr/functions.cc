@@ -10,6 +10,9 @@
 #include <re2/re2.h>
 
 #include "epoxy/expr/array_functions.h"
+#include "epoxy/expr/calendar_functions.h"
+#include "epoxy/expr/collection_functions.h"
+#include "epoxy/expr/text_functions.h"
 #include "epoxy/expr/cast.h"
 #include "epoxy/expr/datetime_format.h"
 #include "epoxy/expr/decimal.h"
@@ -522,6 +525,12 @@ Result<Datum> CallFunction(const Expr& e, const std::vector<Datum>& args, int64_
       return timestamp ? AppendInt64(b, out) : AppendInt32(b, FloorDiv(out, kMicrosPerDay));
     }));
   }
+  EPOXY_ASSIGN_OR_RETURN(std::optional<Datum> collection, CallCollectionFunction(e, args, n, pool));
+  if (collection) return std::move(*collection);
+  EPOXY_ASSIGN_OR_RETURN(std::optional<Datum> calendar, CallCalendarFunction(e, args, n, pool));
+  if (calendar) return std::move(*calendar);
+  EPOXY_ASSIGN_OR_RETURN(std::optional<Datum> text, CallTextFunction(e, args, n, pool));
+  if (text) return std::move(*text);
   return Status::InvalidInput("unknown function '{}'", op);
 }
 

@@ -20,8 +20,8 @@ TEST(ExpressionParserTest, PrecedenceAndShapes) {
   EXPECT_EQ(Parsed("name LIKE 'a%' AND name IS NOT NULL"), "(like(name, a%) AND (name IS NOT NULL))");
   EXPECT_EQ(Parsed("`weird col`.`x` <> 3"), "(x != 3)");
   EXPECT_EQ(Parsed("device.os == 'ios'"), "(os = ios)");
-  EXPECT_EQ(Parsed("CAST(a AS BIGINT)"), "CAST(a AS bigint)");
-  EXPECT_EQ(Parsed("cast(a as decimal(10, 2))"), "CAST(a AS decimal(10,2))");
+  EXPECT_EQ(Parsed("CAST(a AS BIGINT)"), "CAST(a AS BIGINT)");
+  EXPECT_EQ(Parsed("cast(a as decimal(10, 2))"), "CAST(a AS DECIMAL(10,2))");
   EXPECT_EQ(Parsed("CASE WHEN a > 1 THEN 'big' ELSE 'small' END"), "CASE WHEN (a > 1) THEN big ELSE small END");
   EXPECT_EQ(Parsed("CASE a WHEN 1 THEN 'one' END"), "CASE WHEN (a = 1) THEN one END");
   EXPECT_EQ(Parsed("count(*)"), "count(1)");

@@ -321,6 +321,9 @@ class DataFrame:
                 c = Column(quote(name))
             if isinstance(c, str):
                 c = Column(_col_sql(c))
+            if not isinstance(c, Column):
+                raise PySparkTypeError("[NOT_COLUMN_OR_INT_OR_STR] Argument `col` should be a Column, int or str, "
+                                       "got %s." % type(c).__name__)
             sort = c._sort
             if sort is None:
                 sort = "ASC NULLS FIRST" if asc else "DESC NULLS LAST"

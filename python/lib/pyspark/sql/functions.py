@@ -2,7 +2,7 @@
 """pyspark.sql.functions: each function builds the Spark SQL call the native engine evaluates.
 A function the engine does not have fails when the plan is built, with NotImplementedError naming
 it."""
-import functools as _functools
+import builtins as _builtins
 
 from pyspark.sql.column import Column, _col_sql, _to_sql, col_ref, literal_sql
 
@@ -46,7 +46,7 @@ for _name in ["abs", "ceil", "floor", "exp", "log10", "log2", "ln", "sqrt", "cbr
               "unix_date", "unix_seconds", "unix_millis", "unix_micros", "date_from_unix_date",
               "timestamp_seconds", "timestamp_millis", "timestamp_micros", "bin", "factorial", "negative",
               "positive", "zeroifnull", "nullifzero", "typeof", "lcase", "ucase", "len", "day", "bitwise_not",
-              "array_compact", "inline", "inline_outer"]:
+              "array_compact", "inline", "inline_outer", "array_size"]:
     globals()[_name] = _unary(_name)
 
 ceiling = globals()["ceil"]
@@ -98,6 +98,10 @@ def ifnull(col1, col2):
 
 def nullif(col1, col2):
     return _call("nullif", _c(col1), _c(col2))
+
+
+def equal_null(col1, col2):
+    return _call("equal_null", _c(col1), _c(col2))
 
 
 def nvl2(col1, col2, col3):
@@ -200,11 +204,11 @@ now = current_timestamp
 
 
 def date_add(start, days):
-    return _call("date_add", _c(start), _to_sql_or_lit(days))
+    return _call("date_add", _c(start), _to_sql_or_col(days))
 
 
 def date_sub(start, days):
-    return _call("date_sub", _c(start), _to_sql_or_lit(days))
+    return _call("date_sub", _c(start), _to_sql_or_col(days))
 
 
 def datediff(end, start):
@@ -216,7 +220,7 @@ def date_diff(end, start):
 
 
 def add_months(start, months):
-    return _call("add_months", _c(start), _to_sql_or_lit(months))
+    return _call("add_months", _c(start), _to_sql_or_col(months))
 
 
 def months_between(date1, date2, roundOff=True):
@@ -255,22 +259,14 @@ def to_timestamp(col, format=None):
     return _call("to_timestamp", _c(col), literal_sql(format))
 
 
+# epoxy's timestamps carry no zone (the session time zone is UTC), so the NTZ and LTZ spellings
+# are to_timestamp; non-ANSI to_timestamp already gives null where try_to_timestamp would.
 def to_timestamp_ntz(timestamp, format=None):
-    if format is None:
-        return _call("to_timestamp_ntz", _c(timestamp))
-    return _call("to_timestamp_ntz", _c(timestamp), _to_sql_or_lit(format))
+    return to_timestamp(timestamp, format._sql if isinstance(format, Column) else format) if format is not None else to_timestamp(timestamp)
 
 
-def to_timestamp_ltz(timestamp, format=None):
-    if format is None:
-        return _call("to_timestamp_ltz", _c(timestamp))
-    return _call("to_timestamp_ltz", _c(timestamp), _to_sql_or_lit(format))
-
-
-def try_to_timestamp(col, format=None):
-    if format is None:
-        return _call("try_to_timestamp", _c(col))
-    return _call("try_to_timestamp", _c(col), _to_sql_or_lit(format))
+to_timestamp_ltz = to_timestamp_ntz
+try_to_timestamp = to_timestamp_ntz
 
 
 def unix_timestamp(timestamp=None, format="yyyy-MM-dd HH:mm:ss"):
@@ -452,7 +448,7 @@ def desc_nulls_last(col):
 
 
 def _cols(cols):
-    if len(cols) == 1 and isinstance(cols[0], (list, tuple, set)):
+    if _builtins.len(cols) == 1 and isinstance(cols[0], (list, tuple, set)):
         return list(cols[0])
     return list(cols)
 
@@ -462,13 +458,20 @@ def array(*cols):
 
 
 def struct(*cols):
+    cols = _cols(cols)
+    if not any(isinstance(c, Column) and c._alias for c in cols):
+        return _call("struct", *[_c(c) for c in cols])
+    # Field names from aliases (and column names): a named_struct.
     parts = []
-    for c in _cols(cols):
+    for i, c in enumerate(cols):
         if isinstance(c, Column) and c._alias:
-            parts.append("%s AS %s" % (c._sql, "`%s`" % c._alias))
+            name = c._alias
+        elif isinstance(c, str):
+            name = c.split(".")[-1]
         else:
-            parts.append(_c(c))
-    return _call("struct", *parts)
+            name = "col%d" % (i + 1)
+        parts += [literal_sql(name), _c(c)]
+    return _call("named_struct", *parts)
 
 
 def named_struct(*cols):
@@ -545,7 +548,11 @@ def element_at(col, extraction):
 
 
 def get(col, index):
-    return _call("get", _c(col), _to_sql_or_lit(index))
+    return _call("get", _c(col), _to_sql_or_col(index))
+
+
+def arrays_zip(*cols):
+    return _call("arrays_zip", *[_c(c) for c in cols])
 
 
 def array_repeat(col, count):
