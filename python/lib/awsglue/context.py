@@ -20,6 +20,19 @@ _FILE_FORMATS = {"csv": "csv", "json": "json", "parquet": "parquet", "glueparque
 _LATER_FORMATS = ("orc", "avro", "xml", "ion", "grokLog", "hudi", "iceberg", "delta")
 
 
+def _record_type(value):
+    """A record value's type: nested dicts are structs in a DynamicFrame (maps in Spark's inference)."""
+    if isinstance(value, dict):
+        return StructType([StructField(k, _record_type(v), True) for k, v in value.items()])
+    if isinstance(value, list):
+        element = NullType()
+        for v in value:
+            element = _merge_type(element, _record_type(v))
+        from pyspark.sql.types import ArrayType
+        return ArrayType(StringType() if isinstance(element, NullType) else element, True)
+    return _infer_type(value)
+
+
 def records_frame(session, records, schema):
     """Python records (dicts) as an in-memory DataFrame; the schema is inferred when not given."""
     if schema is None:
@@ -29,7 +42,7 @@ def records_frame(session, records, schema):
                 if k not in types:
                     names.append(k)
                     types[k] = NullType()
-                types[k] = _merge_type(types[k], _infer_type(v))
+                types[k] = _merge_type(types[k], _record_type(v))
         schema = StructType([StructField(n, StringType() if isinstance(types[n], NullType) else types[n], True)
                              for n in names])
     rows = [[r.get(f.name) for f in schema.fields] for r in records]

@@ -551,7 +551,8 @@ class DynamicFrameCollection:
     def select(self, key, transformation_ctx=""):
         if key in self._frames:
             return self._frames[key]
-        empty = self._glue_ctx.spark_session.createDataFrame([], "value string").select()
+        # Glue's empty frame has no fields; the engine's frames have at least one column.
+        empty = self._glue_ctx.spark_session.createDataFrame([], "value string")
         return DynamicFrame(empty, self._glue_ctx, key)
 
     def map(self, callable, transformation_ctx=""):

@@ -745,9 +745,8 @@ class Binder {
       EPOXY_RETURN_NOT_OK(cast_arg(0, DataType::String()));
       return result(DataType::Int());
     }
-    if (op == "substring" || op == "substr") {
+    if (op == "substring" || op == "substr") {  // one function, named as written (Spark's names differ)
       EPOXY_RETURN_NOT_OK(need(2, 3));
-      out->op = "substring";
       EPOXY_RETURN_NOT_OK(cast_arg(0, DataType::String()));
       for (size_t i = 1; i < args.size(); ++i) EPOXY_RETURN_NOT_OK(cast_arg(i, DataType::Int()));
       return result(DataType::String());

@@ -17,7 +17,7 @@ const std::set<std::string> kFunctions = {
     "array", "struct", "named_struct", "map", "element_at", "get", "array_contains", "array_position",
     "array_remove", "array_distinct", "array_max", "array_min", "array_join", "slice", "flatten", "array_union",
     "array_intersect", "array_except", "arrays_overlap", "array_append", "array_prepend", "array_insert",
-    "array_repeat", "array_compact", "map_keys", "map_values", "array_size", "arrays_zip"};
+    "array_repeat", "array_compact", "map_keys", "map_values", "array_size", "arrays_zip", "get_item"};
 
 Status Arity(const Expr& call, size_t lo, size_t hi) {
   if (call.args.size() < lo || call.args.size() > hi) {
@@ -191,6 +191,32 @@ Result<bool> BindCollectionFunction(Expr* call) {
     call->type = DataType::Map(k, v);
     return true;
   }
+  if (op == "get_item") {  // a[i] (0-based), m[key], s['field']
+    EPOXY_RETURN_NOT_OK(Arity(*call, 2, 2));
+    const TypePtr& t = args[0]->type;
+    if (t->id() == TypeId::kMap) {
+      args[1] = CastTo(args[1], t->key());
+      call->type = t->value();
+      return true;
+    }
+    if (t->id() == TypeId::kStruct) {
+      if (args[1]->kind != ExprKind::kLiteral || args[1]->type->id() != TypeId::kString || args[1]->literal.is_null()) {
+        return Status::InvalidInput("a struct's field is named by a string literal ('{}')", call->ToString());
+      }
+      const std::string& name = std::get<std::string>(args[1]->literal.value);
+      for (const auto& f : t->fields()) {
+        if (f.name == name) {
+          call->type = f.type;
+          return true;
+        }
+      }
+      return Status::InvalidInput("no field '{}' in {} ('{}')", name, t->ToString(), call->ToString());
+    }
+    EPOXY_RETURN_NOT_OK(NeedArray(*call, 0));
+    args[1] = CastTo(args[1], DataType::Int());
+    call->type = ElementOf(t);
+    return true;
+  }
   if (op == "element_at" || op == "get") {
     EPOXY_RETURN_NOT_OK(Arity(*call, 2, 2));
     if (args[0]->type->id() == TypeId::kMap && op == "element_at") {
@@ -354,7 +380,17 @@ Result<std::optional<Datum>> CallCollectionFunction(const Expr& call, const std:
       return list->AppendList();
     });
   }
-  if (op == "element_at" || op == "get") {
+  if (op == "get_item" && args[0].type()->id() == TypeId::kStruct) {
+    const std::string& name = std::get<std::string>(call.args[1]->literal.value);
+    const auto& fields = args[0].type()->fields();
+    int index = 0;
+    while (fields[static_cast<size_t>(index)].name != name) ++index;
+    return PerRow(type, n, pool, [&](int64_t i, ArrayBuilder* b) -> Status {
+      if (args[0].IsNull(i)) return b->AppendNull();
+      return AppendFrom(b, *args[0].array->child(index), args[0].Row(i));
+    });
+  }
+  if (op == "element_at" || op == "get" || op == "get_item") {
     const bool is_map = args[0].type()->id() == TypeId::kMap;
     return PerRow(type, n, pool, [&](int64_t i, ArrayBuilder* b) -> Status {
       if (any_null(i, 2)) return b->AppendNull();

@@ -66,6 +66,7 @@ std::string Expr::ToString() const {
     return fmt::format("({} {} {})", args[0]->ToString(), symbol, args[1]->ToString());
   }
   if (op == "not") return fmt::format("(NOT {})", args[0]->ToString());
+  if (op == "get_item" && args.size() == 2) return fmt::format("{}[{}]", args[0]->ToString(), args[1]->ToString());
   if ((op == "interval" || op == "add_interval") && args.size() >= 2) {
     size_t at = op == "interval" ? 0 : 1;
     int64_t months = std::get<int64_t>(args[at]->literal.value), micros = std::get<int64_t>(args[at + 1]->literal.value);

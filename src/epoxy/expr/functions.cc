@@ -331,7 +331,7 @@ Result<Datum> CallFunction(const Expr& e, const std::vector<Datum>& args, int64_
       return AppendInt32(b, CharLength(Text(args[0], i)));
     }));
   }
-  if (op == "substring") {
+  if (op == "substring" || op == "substr") {
     return ok(MapRows(DataType::String(), n, pool, [&](int64_t i, ArrayBuilder* b) -> Status {
       if (AnyNull(args, i)) return b->AppendNull();
       int64_t len = args.size() > 2 ? Int(args[2], i) : INT32_MAX;
@@ -480,9 +480,9 @@ Result<Datum> CallFunction(const Expr& e, const std::vector<Datum>& args, int64_
     }));
   }
   if (op == "to_date" || op == "to_timestamp" || op == "unix_timestamp") {
-    // With a pattern: parse text; unix_timestamp of a timestamp (or of now) needs none.
+    // With a pattern: parse text; a timestamp (unix_timestamp(ts, fmt), or of now) needs none.
     std::optional<DateTimePattern> pattern;
-    if (args.size() >= 2 || (op == "unix_timestamp" && !args.empty() && args[0].type()->id() == TypeId::kString)) {
+    if (!args.empty() && args[0].type()->id() == TypeId::kString) {
       std::string text = args.size() >= 2 ? std::string(Text(args[1], 0)) : "yyyy-MM-dd HH:mm:ss";
       EPOXY_ASSIGN_OR_RETURN(DateTimePattern p, DateTimePattern::Compile(text));
       pattern = std::move(p);

@@ -232,7 +232,25 @@ Result<ExprPtr> TokenParser::ParseUnary() {
     return Expr::Call("negate", {operand});
   }
   if (AcceptOperator("+")) return ParseUnary();
-  return ParsePrimary();
+  return ParsePostfix();
+}
+
+Result<ExprPtr> TokenParser::ParsePostfix() {
+  EPOXY_ASSIGN_OR_RETURN(ExprPtr e, ParsePrimary());
+  while (Peek().IsOperator("[")) {
+    Next();
+    if (++depth_ > kMaxDepth) return Status::InvalidInput("expression nested too deeply: '{}'", source_);
+    EPOXY_ASSIGN_OR_RETURN(ExprPtr index, ParseExpr());
+    --depth_;
+    EPOXY_RETURN_NOT_OK(ExpectOperator("]"));
+    e = Expr::Call("get_item", {e, index});
+    while (Peek().IsOperator(".")) {  // a field of a subscripted struct
+      Next();
+      EPOXY_ASSIGN_OR_RETURN(std::string field, ParseIdentifier());
+      e = Expr::Call("get_item", {e, Expr::Literal(Scalar::String(field))});
+    }
+  }
+  return e;
 }
 
 Result<ExprPtr> TokenParser::ParseNumber(const Token& t) {

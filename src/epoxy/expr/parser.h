@@ -50,6 +50,7 @@ class TokenParser {
   Result<ExprPtr> ParseMultiplicative();
   Result<ExprPtr> ParseUnary();
   Result<ExprPtr> ParsePrimary();
+  Result<ExprPtr> ParsePostfix();  // a primary with subscripts: a[0], m['key'], a[0].field
   Result<ExprPtr> ParseNumber(const Token& t);
   Result<ExprPtr> ParseCase();
   Result<ExprPtr> ParseCast();

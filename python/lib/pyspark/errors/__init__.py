@@ -91,7 +91,7 @@ def from_engine(error):
         if message.startswith("syntax error"):
             return ParseException(message)
         return AnalysisException(message)
-    if name == "NotFoundError":
+    if name in ("NotFoundError", "AlreadyExistsError"):
         return AnalysisException(message)
     if name == "NotSupportedError":
         return PySparkNotImplementedError(message)

@@ -242,7 +242,9 @@ class Column:
         return Column("substr(%s, %s, %s)" % (self._sql, _to_sql(startPos), _to_sql(length)))
 
     def getField(self, name):
-        return Column("%s.%s" % (self._sql, quote(name)))
+        if re.fullmatch(r"(`[^`]*`\.?|\x00[^\x00]*\x00\.?)+", self._sql):
+            return Column("%s.%s" % (self._sql, quote(name)))  # a column path: a.b
+        return Column("%s[%s]" % (self._sql, sql_string(name)))
 
     def getItem(self, key):
         return Column("%s[%s]" % (self._sql, _to_sql(key)))

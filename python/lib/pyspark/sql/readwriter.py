@@ -265,8 +265,14 @@ def write_frame(df, path, fmt, mode, partition_by, options):
     for key in partition_by:
         if key not in df.columns:
             raise AnalysisException("[COLUMN_NOT_FOUND] partition column `%s` is not among %s" % (key, df.columns))
-    return call_engine(engine().write, df._sql(), path, fmt, list(partition_by), mode, _CODECS[codec], max_records,
-                       str(opts.get("targetfilesize", "128M")))
+    try:
+        return call_engine(engine().write, df._sql(), path, fmt, list(partition_by), mode, _CODECS[codec], max_records,
+                           str(opts.get("targetfilesize", "128M")))
+    except AnalysisException as e:
+        if "already exists" in str(e) and mode == "error":
+            raise AnalysisException("[PATH_ALREADY_EXISTS] Path %s already exists. Set mode as \"overwrite\" to "
+                                    "overwrite the existing path." % path) from None
+        raise
 
 
 def save_as_table(df, name, fmt, mode, partition_by, options, insert=False):
