@@ -2,11 +2,12 @@
 # The two commands a user needs: `make demo` and `make test`. Both install missing Debian packages
 # first (tools/bootstrap.sh).
 JOBS ?= $(shell nproc)
+PREFIX ?= /usr/local
 BUILD ?= build/release
 TEST_BUILD ?= build/test
 CMAKE_FLAGS ?=
 
-.PHONY: all bootstrap build demo test test-asan test-tsan fuzz bench clean
+.PHONY: all bootstrap build install demo test test-asan test-tsan fuzz bench clean
 
 all: build
 
@@ -16,6 +17,10 @@ bootstrap:
 build: bootstrap
 	cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release -DEPOXY_BUILD_TESTS=OFF $(CMAKE_FLAGS)
 	cmake --build $(BUILD) -j $(JOBS) --target epoxy
+
+# The binary in PREFIX/bin, the Python packages and the engine module in PREFIX/lib/epoxy/python.
+install: build
+	cmake --install $(BUILD) --prefix $(PREFIX)
 
 demo: build
 	EPOXY=$(BUILD)/epoxy tools/demo.sh

@@ -75,3 +75,14 @@ step "Write the CSV table as Parquet partitioned by dt (staged, then committed),
 find "$data/lake/clicks" -type f | sort
 "$epoxy" sql "SELECT 'dt = 2026-08-17' AS rows_of, count(*) AS n FROM parquet.\`$data/lake/clicks\` WHERE dt = '2026-08-17'
   UNION ALL SELECT 'every day', count(*) FROM parquet.\`$data/lake/clicks\`"
+
+step "Run a Glue job script unchanged (examples/daily_clicks_job.py): from_catalog with a push_down_predicate, ResolveChoice, dropDuplicates, a partitioned Parquet write" \
+  "epoxy run examples/daily_clicks_job.py --JOB_NAME daily_clicks --database demo --output $data/lake/daily"
+"$epoxy" run "$root/examples/daily_clicks_job.py" --JOB_NAME daily_clicks --database demo --output "$data/lake/daily"
+find "$data/lake/daily" -type f | sort
+
+step "Query the job's output with SQL" \
+  "epoxy sql \"SELECT dt, count(*) AS clicks, count(DISTINCT user_id) AS users FROM parquet.\`$data/lake/daily\` GROUP BY dt ORDER BY dt\""
+"$epoxy" sql "SELECT dt, count(*) AS clicks, count(DISTINCT user_id) AS users, round(sum(amount), 2) AS revenue
+  FROM parquet.\`$data/lake/daily\` GROUP BY dt ORDER BY dt"
+echo "the job's log: $(ls "$EPOXY_HOME"/logs/daily_clicks/*.log)"

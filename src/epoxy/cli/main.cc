@@ -56,8 +56,16 @@ int main(int argc, char** argv) {
     return *code;
   }
 
+  if (argc == 2 && std::string_view(argv[1]) == "python-path") {
+    auto dir = epoxy::cli::PythonPackagesDir();
+    if (!dir.ok()) return Fail(dir.status());
+    std::printf("%s\n", dir->c_str());
+    return 0;
+  }
+
   CLI::App app{"epoxy: a self-hosted, AWS Glue compatible ETL engine\n"
-               "  epoxy run SCRIPT.py [--JOB_NAME NAME] [--KEY VALUE]...   run a Glue job script (see the README)"};
+               "  epoxy run SCRIPT.py [--JOB_NAME NAME] [--KEY VALUE]...   run a Glue job script (see the README)\n"
+               "  epoxy python-path   the folder to put on PYTHONPATH to run job scripts with python3"};
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string("epoxy ") + EPOXY_VERSION);
   RuntimeOptions runtime;

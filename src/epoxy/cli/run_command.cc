@@ -48,8 +48,10 @@ Result<bool> TakeRuntimeOption(int argc, char** argv, int* i, RunArgs* args) {
   return false;
 }
 
+}  // namespace
+
 /// The folder holding `_epoxy_native` and the packages: beside a build's binary, or the install's.
-Result<std::string> PythonDir() {
+Result<std::string> PythonPackagesDir() {
   if (const char* dir = std::getenv("EPOXY_PYTHON_DIR")) return std::string(dir);
   std::error_code ec;
   fs::path exe = fs::read_symlink("/proc/self/exe", ec);
@@ -60,6 +62,8 @@ Result<std::string> PythonDir() {
   return Status::NotFound("epoxy's Python packages are not beside {} (build the _epoxy_native target, or make install)",
                           exe.string());
 }
+
+namespace {
 
 std::string EpoxyHome() {
   if (const char* home = std::getenv("EPOXY_HOME"); home != nullptr && *home != '\0') return home;
@@ -109,7 +113,7 @@ Result<bool> ParseRunArgs(int argc, char** argv, RunArgs* args) {
 Result<int> RunScript(const RunArgs& args) {
   std::error_code ec;
   if (!fs::is_regular_file(args.script, ec)) return Status::NotFound("no script at {}", args.script);
-  EPOXY_ASSIGN_OR_RETURN(std::string python_dir, PythonDir());
+  EPOXY_ASSIGN_OR_RETURN(std::string python_dir, PythonPackagesDir());
   std::string interpreter = EPOXY_PYTHON_EXECUTABLE;
   if (const char* p = std::getenv("EPOXY_PYTHON"); p != nullptr && *p != '\0') interpreter = p;
 

@@ -24,4 +24,7 @@ Result<bool> ParseRunArgs(int argc, char** argv, RunArgs* args);
 /// Runs the script; returns its exit code (128 + signal when it was killed).
 Result<int> RunScript(const RunArgs& args);
 
+/// The folder to put on PYTHONPATH to run job scripts with plain `python3` (`epoxy python-path`).
+Result<std::string> PythonPackagesDir();
+
 }  // namespace epoxy::cli
