@@ -65,6 +65,14 @@ compare_sorted "union removes repeats, union all keeps them" \
    UNION ALL SELECT name FROM parquet.\`$pq\` WHERE id < 5" \
   "(SELECT name FROM $dpq WHERE dt = '2026-08-01' UNION SELECT name FROM $dpq WHERE dt = '2026-08-02')
    UNION ALL SELECT name FROM $dpq WHERE id < 5"
+compare_sorted "explode and posexplode_outer of arrays built per row" \
+  "SELECT id, explode(array(qty, id % 3)) AS v FROM parquet.\`$pq\` WHERE id < 50" \
+  "SELECT id, unnest([qty, id % 3]) AS v FROM $dpq WHERE id < 50"
+compare_sorted "array functions over grouped lists" \
+  "SELECT device, size(l) AS n, element_at(l, 1) AS smallest, array_contains(l, 12) AS has12
+   FROM (SELECT device, sort_array(collect_list(qty)) AS l FROM parquet.\`$pq\` WHERE dt = '2026-08-02' GROUP BY device)" \
+  "SELECT device, len(l) AS n, l[1] AS smallest, list_contains(l, 12) AS has12
+   FROM (SELECT device, list_sort(list(qty) FILTER (WHERE qty IS NOT NULL)) AS l FROM $dpq WHERE dt = '2026-08-02' GROUP BY device)"
 
 # Pruning: one day's file is listed and read, the other 29 partitions are pruned unlisted.
 "$epoxy" sql "SELECT count(*) AS n FROM parquet.\`$pq\` WHERE dt = '2026-08-17'" --output jsonl --profile --json \

@@ -93,6 +93,53 @@ PipelineStep ReplicateStep(PlanPtr node, ExecContext* context) {
   return step;
 }
 
+/// explode and its kin: each input row once per element of its array (or map entry), followed by
+/// [the position and] the element; the outer forms keep rows without elements, with nulls.
+PipelineStep GenerateStep(PlanPtr node, ExecContext* context) {
+  PipelineStep step;
+  step.name = "generate";
+  step.rows_out = Counter();
+  step.apply = [node = std::move(node), context](BatchPtr batch) -> Result<BatchPtr> {
+    EPOXY_ASSIGN_OR_RETURN(ArrayPtr values, expr::EvaluateToArray(*node->exprs[0], *batch, context->memory));
+    const bool is_map = values->type_id() == TypeId::kMap;
+    const int32_t* o = values->offsets();
+    std::vector<int32_t> rows;
+    std::vector<RowRef> elements;
+    Int32Builder positions(DataType::Int(), context->memory);
+    for (int64_t i = 0; i < batch->num_rows(); ++i) {
+      const int32_t begin = values->IsNull(i) ? 0 : o[i], end = values->IsNull(i) ? 0 : o[i + 1];
+      if (begin == end && node->generate_outer) {
+        rows.push_back(static_cast<int32_t>(i));
+        elements.push_back(kNullRow);
+        if (node->generate_position) EPOXY_RETURN_NOT_OK(positions.AppendNull());
+      }
+      for (int32_t e = begin; e < end; ++e) {
+        rows.push_back(static_cast<int32_t>(i));
+        elements.push_back(MakeRowRef(0, static_cast<uint32_t>(e)));
+        if (node->generate_position) EPOXY_RETURN_NOT_OK(positions.Append(e - begin));
+      }
+    }
+    std::vector<ArrayPtr> columns;
+    for (int c = 0; c < batch->num_columns(); ++c) {
+      EPOXY_ASSIGN_OR_RETURN(ArrayPtr column, Take(*batch->column(c), rows, context->memory));
+      columns.push_back(std::move(column));
+    }
+    if (node->generate_position) {
+      EPOXY_ASSIGN_OR_RETURN(ArrayPtr pos, positions.Finish());
+      columns.push_back(std::move(pos));
+    }
+    const ArrayPtr& entries = values->child(0);
+    std::vector<ArrayPtr> parts = is_map ? std::vector<ArrayPtr>{entries->child(0), entries->child(1)}
+                                         : std::vector<ArrayPtr>{entries};
+    for (const auto& part : parts) {
+      EPOXY_ASSIGN_OR_RETURN(ArrayPtr column, TakeFrom({part}, elements, part->type(), context->memory));
+      columns.push_back(std::move(column));
+    }
+    return Batch::Make(node->schema, std::move(columns), static_cast<int64_t>(rows.size()));
+  };
+  return step;
+}
+
 class UnionOperator final : public Operator {
  public:
   UnionOperator(SchemaPtr schema, std::vector<std::unique_ptr<Operator>> inputs)
@@ -260,6 +307,9 @@ Result<std::unique_ptr<ParallelPipeline>> MakePipeline(const PlanPtr& plan, Exec
       needed.clear();
     } else if (node->kind == PlanKind::kReplicate) {
       steps.push_back(ReplicateStep(node, context));
+      needed.clear();
+    } else if (node->kind == PlanKind::kGenerate) {
+      steps.push_back(GenerateStep(node, context));
       needed.clear();
     } else if (node->kind == PlanKind::kJoin) {
       const JoinStrategy strategy = ChooseJoinStrategy(*node);

@@ -65,6 +65,10 @@ class Printer {
         case PlanKind::kFilter: Line(indent, "Filter " + node->predicate->ToString()); break;
         case PlanKind::kProject: Line(indent, "Project " + List(node->exprs)); break;
         case PlanKind::kExpand: Line(indent, fmt::format("Expand {} grouping sets", node->projections.size())); break;
+        case PlanKind::kGenerate:
+          Line(indent, fmt::format("Generate {}explode{}({})", node->generate_position ? "pos" : "",
+                                   node->generate_outer ? "_outer" : "", node->exprs[0]->ToString()));
+          break;
         case PlanKind::kReplicate: Line(indent, "Replicate rows by count"); break;
         case PlanKind::kJoin: {
           const JoinStrategy s = ChooseJoinStrategy(*node);

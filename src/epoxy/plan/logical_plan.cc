@@ -37,6 +37,7 @@ const char* KindName(PlanKind kind) {
     case PlanKind::kRepartition: return "Repartition";
     case PlanKind::kExpand: return "Expand";
     case PlanKind::kValues: return "Values";
+    case PlanKind::kGenerate: return "Generate";
   }
   return "?";
 }
@@ -139,6 +140,9 @@ std::string PlanNode::Explain(int indent) const {
       if (!keys.empty()) line += fmt::format(" by [{}]", ExprList(keys));
       break;
     case PlanKind::kExpand: line += fmt::format(" {} sets", projections.size()); break;
+    case PlanKind::kGenerate:
+      line += fmt::format(" {}explode{}({})", generate_position ? "pos" : "", generate_outer ? "_outer" : "", exprs[0]->ToString());
+      break;
     case PlanKind::kUnion:
     case PlanKind::kDistinct:
     case PlanKind::kValues: break;
@@ -452,6 +456,35 @@ Result<PlanPtr> SingleRow() {
   auto node = NodeOf(PlanKind::kValues, {});
   node->schema = Schema::Make({});
   node->rows = {Batch::Make(node->schema, {}, 1)};
+  return PlanPtr(node);
+}
+
+Result<PlanPtr> Generate(PlanPtr input, ExprPtr argument, bool outer, bool position, std::vector<std::string> names) {
+  const TypePtr& t = argument->type;
+  if (t->id() != TypeId::kArray && t->id() != TypeId::kMap) {
+    return Status::InvalidInput("explode needs an array or a map, got {} ('{}')", t->ToString(), argument->ToString());
+  }
+  std::vector<Field> generated;
+  if (position) generated.push_back({"pos", DataType::Int()});
+  if (t->id() == TypeId::kArray) {
+    generated.push_back({"col", t->element()});
+  } else {
+    generated.push_back({"key", t->key()});
+    generated.push_back({"value", t->value()});
+  }
+  if (!names.empty()) {
+    if (names.size() != generated.size()) {
+      return Status::InvalidInput("explode of {} makes {} columns, but {} names were given", t->ToString(), generated.size(), names.size());
+    }
+    for (size_t i = 0; i < names.size(); ++i) generated[i].name = names[i];
+  }
+  std::vector<Field> fields = input->schema->fields();
+  fields.insert(fields.end(), generated.begin(), generated.end());
+  auto node = NodeOf(PlanKind::kGenerate, {std::move(input)});
+  node->schema = Schema::Make(std::move(fields));
+  node->exprs = {std::move(argument)};
+  node->generate_outer = outer;
+  node->generate_position = position;
   return PlanPtr(node);
 }
 

@@ -53,7 +53,7 @@ using PlanPtr = std::shared_ptr<const PlanNode>;
 
 enum class PlanKind {
   kScan, kFilter, kProject, kAggregate, kUnion, kLimit, kDistinct, kJoin, kSort, kWindow, kReplicate, kRepartition,
-  kExpand, kValues
+  kExpand, kValues, kGenerate
 };
 
 /// Spark's join types. Semi and anti joins output the left side only.
@@ -114,6 +114,11 @@ struct PlanNode {
   bool coalesce = false;
   // kExpand: one projection of the input per output copy of each row (GROUPING SETS).
   std::vector<std::vector<expr::ExprPtr>> projections;
+  // kGenerate: explode(exprs[0]) (an array or a map): the input's columns, then [pos,] col (or
+  // key, value) once per element; `generate_outer` keeps a row whose array is null or empty, with
+  // nulls.
+  bool generate_outer = false;
+  bool generate_position = false;
   // kValues: rows held in memory (a DataFrame built from Python rows, or SELECT's one row of no columns).
   std::vector<BatchPtr> rows;
 
@@ -151,6 +156,9 @@ Result<PlanPtr> SetOperation(PlanPtr left, PlanPtr right, SetOpKind op, bool all
 Result<PlanPtr> Repartition(PlanPtr input, int64_t n, std::vector<expr::ExprPtr> keys, bool coalesce);
 /// One row of no columns (SELECT without FROM).
 Result<PlanPtr> SingleRow();
+/// explode / explode_outer / posexplode / posexplode_outer of `argument` (bound over the input);
+/// `names` name the generated columns (pos, col or key, value by default).
+Result<PlanPtr> Generate(PlanPtr input, expr::ExprPtr argument, bool outer, bool position, std::vector<std::string> names);
 /// Rows held in memory, all of `schema`.
 Result<PlanPtr> InMemoryRows(SchemaPtr schema, std::vector<BatchPtr> rows);
 

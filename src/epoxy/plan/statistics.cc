@@ -180,6 +180,7 @@ double EstimateRows(const PlanNode& plan) {
     }
     case PlanKind::kDistinct: return std::max(1.0, EstimateRows(*plan.inputs[0]) * 0.5);
     case PlanKind::kReplicate: return EstimateRows(*plan.inputs[0]);
+    case PlanKind::kGenerate: return EstimateRows(*plan.inputs[0]) * 4;  // elements per array, a guess
     case PlanKind::kUnion: {
       double rows = 0;
       for (const auto& in : plan.inputs) rows += EstimateRows(*in);

@@ -53,6 +53,55 @@ void CollectTables(const Query& q, bool* any) {
   if (q.select.having) CollectTables(*q.select.having, any);
 }
 
+bool IsGenerator(const Expr& e) {
+  return e.kind == ExprKind::kCall && e.window == nullptr &&
+         (e.op == "explode" || e.op == "explode_outer" || e.op == "posexplode" || e.op == "posexplode_outer");
+}
+
+/// A generator in the select list (`explode(a) AS x`, `posexplode(a)`): a Generate node under the
+/// projection, the item replaced by the generated columns. At most one, as in Spark.
+Result<Scope> PlanGenerator(Scope scope, std::vector<ExprPtr>* items, std::vector<std::string>* names) {
+  size_t at = items->size();
+  for (size_t i = 0; i < items->size(); ++i) {
+    if (!IsGenerator(*(*items)[i])) continue;
+    if (at != items->size()) return Status::InvalidInput("only one generator (explode, posexplode) is allowed per SELECT");
+    at = i;
+  }
+  if (at == items->size()) return scope;
+  const Expr& call = *(*items)[at];
+  if (call.args.size() != 1) return Status::InvalidInput("{} takes one argument ('{}')", call.op, call.ToString());
+  EPOXY_ASSIGN_OR_RETURN(ExprPtr argument, expr::Bind(call.args[0], scope.schema(), scope.Options()));
+  const bool outer = call.op.find("_outer") != std::string::npos;
+  const bool position = call.op.rfind("pos", 0) == 0;
+  std::vector<std::string> generated_names;
+  if (!(*names)[at].empty()) generated_names.push_back((*names)[at]);
+  const int input_width = scope.width();
+  EPOXY_ASSIGN_OR_RETURN(plan::PlanPtr generate, plan::Generate(scope.plan, argument, outer, position, generated_names));
+  Scope out;
+  out.plan = generate;
+  out.qualifiers = scope.qualifiers;
+  out.qualifiers.resize(static_cast<size_t>(generate->schema->num_fields()), "");
+  std::vector<ExprPtr> replaced;
+  std::vector<std::string> replaced_names;
+  for (size_t i = 0; i < items->size(); ++i) {
+    if (i != at) {
+      replaced.push_back((*items)[i]);
+      replaced_names.push_back((*names)[i]);
+      continue;
+    }
+    for (int c = input_width; c < generate->schema->num_fields(); ++c) {
+      auto column = std::make_shared<Expr>(*Expr::Column({generate->schema->field(c).name}));
+      column->column = c;
+      column->resolved = true;
+      replaced.push_back(column);
+      replaced_names.push_back(generate->schema->field(c).name);
+    }
+  }
+  *items = std::move(replaced);
+  *names = std::move(replaced_names);
+  return out;
+}
+
 /// The scope under new column names (a subquery's `AS t(a, b)`, a WITH list).
 Result<Scope> Renamed(Scope scope, const std::string& alias, const std::vector<std::string>& columns) {
   if (!columns.empty()) {
@@ -201,6 +250,9 @@ Result<Scope> Planner::PlanSelect(const SelectCore& core, const std::vector<expr
   EPOXY_ASSIGN_OR_RETURN(std::vector<ExprPtr> items, ExpandStars(raw, scope, &names));
   bool grouped = core.grouped || (core.having != nullptr);
   for (const auto& e : items) grouped = grouped || expr::ContainsAggregate(*e);
+  if (!grouped) {
+    EPOXY_ASSIGN_OR_RETURN(scope, PlanGenerator(std::move(scope), &items, &names));
+  }
 
   // The select list, with `extra` expressions (ORDER BY keys over the input) as hidden columns.
   auto build = [&](const std::vector<ExprPtr>& extra) -> Result<Scope> {
