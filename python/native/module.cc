@@ -8,6 +8,7 @@
 
 #include "engine.h"
 #include "epoxy/common/thread_pool.h"
+#include "epoxy/expr/external_functions.h"
 #include "epoxy/memory/memory_pool.h"
 #include "epoxy/types/data_type.h"
 #include "py_rows.h"
@@ -128,6 +129,25 @@ PYBIND11_MODULE(_epoxy_native, m) {
   m.def("version", [] { return std::string(EPOXY_VERSION); });
   m.def("set_threads", [](int n) { epoxy::SetDefaultThreadCount(n); });
   m.def("set_memory_limit", [](const std::string& text) { epoxy::SetProcessMemoryLimit(Value(epoxy::ParseByteSize(text))); });
+  // A Python UDF: `fn(columns)` takes one list per argument, each a (type string, values) pair,
+  // and returns the result's values (normalised as for rows). Called with the GIL taken; a Python
+  // exception fails the query with its traceback.
+  m.def("register_function", [](const std::string& name, const std::string& result_type, py::object fn) {
+    epoxy::TypePtr type = Value(epoxy::ParseType(result_type));
+    auto* held = new py::object(std::move(fn));  // kept for the process: released only with the interpreter
+    epoxy::expr::RegisterExternalFunction(
+        name, type, [held, type, name](const std::vector<epoxy::ArrayPtr>& args, int64_t n) -> Result<epoxy::ArrayPtr> {
+          py::gil_scoped_acquire gil;
+          try {
+            py::list columns;
+            for (const auto& a : args) columns.append(py::make_tuple(a->type()->ToString(), epoxy::python::ColumnToPython(*a)));
+            py::object out = (*held)(columns, n);
+            return epoxy::python::ValuesToArray(type, py::reinterpret_borrow<py::sequence>(out));
+          } catch (py::error_already_set& e) {
+            return Status::InvalidInput("Python function {} failed: {}", name, e.what());
+          }
+        });
+  });
   m.def("parse_type", [](const std::string& text) { return Value(epoxy::ParseType(text))->ToString(); });
 
   m.def("dynamic_schema", [](const std::string& format, std::vector<std::string> paths,

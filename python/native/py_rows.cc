@@ -79,7 +79,88 @@ Status AppendValue(ArrayBuilder* builder, const TypePtr& type, py::handle value)
   return Status::Internal("no conversion for {}", type->ToString());
 }
 
+std::string UnscaledDigits(__int128 v) {
+  if (v == 0) return "0";
+  const bool negative = v < 0;
+  unsigned __int128 u = negative ? static_cast<unsigned __int128>(-(v + 1)) + 1 : static_cast<unsigned __int128>(v);
+  std::string out;
+  while (u > 0) {
+    out.insert(out.begin(), static_cast<char>('0' + static_cast<int>(u % 10)));
+    u /= 10;
+  }
+  return negative ? "-" + out : out;
+}
+
+py::object ValueToPython(const Array& a, int64_t i) {
+  if (a.IsNull(i)) return py::none();
+  switch (a.type_id()) {
+    case TypeId::kNull: return py::none();
+    case TypeId::kBoolean: return py::bool_(a.GetBool(i));
+    case TypeId::kTinyInt: return py::int_(a.values<int8_t>()[i]);
+    case TypeId::kSmallInt: return py::int_(a.values<int16_t>()[i]);
+    case TypeId::kInt:
+    case TypeId::kDate: return py::int_(a.values<int32_t>()[i]);
+    case TypeId::kBigInt:
+    case TypeId::kTimestamp: return py::int_(a.values<int64_t>()[i]);
+    case TypeId::kFloat: return py::float_(a.values<float>()[i]);
+    case TypeId::kDouble: return py::float_(a.values<double>()[i]);
+    case TypeId::kDecimal: return py::str(UnscaledDigits(a.values<__int128>()[i]));
+    case TypeId::kString: {
+      std::string_view v = a.GetView(i);
+      return py::str(v.data(), v.size());
+    }
+    case TypeId::kBinary: {
+      std::string_view v = a.GetView(i);
+      return py::bytes(v.data(), v.size());
+    }
+    case TypeId::kArray: {
+      const int32_t* o = a.offsets();
+      py::list out;
+      for (int32_t e = o[i]; e < o[i + 1]; ++e) out.append(ValueToPython(*a.child(0), e));
+      return std::move(out);
+    }
+    case TypeId::kMap: {
+      const int32_t* o = a.offsets();
+      const Array& entries = *a.child(0);
+      py::list out;
+      for (int32_t e = o[i]; e < o[i + 1]; ++e) {
+        out.append(py::make_tuple(ValueToPython(*entries.child(0), e), ValueToPython(*entries.child(1), e)));
+      }
+      return std::move(out);
+    }
+    case TypeId::kStruct: {
+      py::tuple out(a.type()->fields().size());
+      for (size_t f = 0; f < a.type()->fields().size(); ++f) out[f] = ValueToPython(*a.child(static_cast<int>(f)), i);
+      return std::move(out);
+    }
+    case TypeId::kChoice: return ValueToPython(*a.child(a.choice_index(i)), i);
+  }
+  return py::none();
+}
+
 }  // namespace
+
+Result<ArrayPtr> ValuesToArray(const TypePtr& type, const py::sequence& values) {
+  EPOXY_ASSIGN_OR_RETURN(auto builder, MakeBuilder(type));
+  int64_t row = 0;
+  for (py::handle v : values) {
+    Status st;
+    try {
+      st = AppendValue(builder.get(), type, v);
+    } catch (const py::cast_error&) {
+      st = Status::InvalidInput("the value is not a {}", type->ToString());
+    }
+    if (!st.ok()) return Status::InvalidInput("value {}: {}", row + 1, st.message());
+    ++row;
+  }
+  return builder->Finish();
+}
+
+py::list ColumnToPython(const Array& column) {
+  py::list out;
+  for (int64_t i = 0; i < column.length(); ++i) out.append(ValueToPython(column, i));
+  return out;
+}
 
 Result<BatchPtr> RowsToBatch(const SchemaPtr& schema, const py::sequence& rows) {
   const int width = schema->num_fields();

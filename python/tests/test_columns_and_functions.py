@@ -102,6 +102,13 @@ def test_broadcast_hint_keeps_the_answer(spark):
     assert joined.collect() == [Row(name="one", **{"sum(v)": 40}), Row(name="two", **{"sum(v)": 20})]
 
 
+def test_ids_are_unique(spark):
+    ids = [r[0] for r in spark.range(1000).select(F.monotonically_increasing_id()).collect()]
+    assert len(set(ids)) == 1000 and ids == sorted(ids)
+    with pytest.raises(NotImplementedError, match="input_file_name"):
+        spark.range(1).select(F.input_file_name()).collect()
+
+
 def test_expr_and_lit(df):
     assert one(df, F.expr("id * 10")) == [10, 20, 30]
     assert one(df, F.lit(None)) == [None, None, None]
@@ -114,6 +121,29 @@ def test_explode_and_posexplode(df):
     assert [tuple(r) for r in outer] == [(1, 1), (1, 2), (1, 3), (2, None), (3, None)]
     assert df.select(F.posexplode("a")).columns == ["pos", "col"]
     assert df.withColumn("kv", F.lit(1)).select(F.explode("m")).collect() == [Row(key="k", value=1)]
+
+
+def test_python_udfs(spark, df):
+    from pyspark.errors import PythonException
+    from pyspark.sql.types import IntegerType
+    plus = F.udf(lambda v: v + 100, IntegerType())
+
+    @F.udf("string")
+    def shout(s):
+        return None if s is None else s.upper() + "!"
+
+    @F.udf(returnType="date")
+    def next_day(d):
+        return None if d is None else d + dt.timedelta(days=1)
+    out = df.select(plus("id"), shout(df.s).alias("loud"), next_day(F.to_date("d")).alias("next")).orderBy("loud")
+    assert out.columns == ["<lambda>(id)", "loud", "next"]
+    assert [tuple(r) for r in out.collect()] == [(102, None, dt.date(2025, 1, 1)), (101, "APPLE PIE!", dt.date(2024, 3, 6)),
+                                                 (103, "BANANA!", None)]
+    spark.udf.register("triple", lambda v: v * 3, "bigint")
+    assert spark.sql("SELECT triple(5) AS t").collect() == [Row(t=15)]
+    broken = F.udf(lambda v: 1 // 0, "int")
+    with pytest.raises(PythonException, match="ZeroDivisionError"):
+        df.select(broken("id")).collect()
 
 
 def test_not_supported_functions_say_so(df):

@@ -134,3 +134,25 @@ def to_engine_value(value, data_type):
             value = [value[n] if n in value.__fields__ else None for n in data_type.names]
         return [to_engine_value(v, f.dataType) for v, f in zip(value, data_type.fields)]
     return value
+
+
+def from_engine_value(value, data_type):
+    """A value in the native module's normalised form as the Python value of `data_type`."""
+    from pyspark.sql import types as T
+    if value is None:
+        return None
+    if isinstance(data_type, T.DateType):
+        return _EPOCH_DATE + _dt.timedelta(days=value)
+    if isinstance(data_type, (T.TimestampType, T.TimestampNTZType)):
+        return _EPOCH + _dt.timedelta(microseconds=value)
+    if isinstance(data_type, T.DecimalType):
+        return _decimal.Decimal(value).scaleb(-data_type.scale)
+    if isinstance(data_type, T.BinaryType):
+        return bytearray(value)
+    if isinstance(data_type, T.ArrayType):
+        return [from_engine_value(v, data_type.elementType) for v in value]
+    if isinstance(data_type, T.MapType):
+        return {from_engine_value(k, data_type.keyType): from_engine_value(v, data_type.valueType) for k, v in value}
+    if isinstance(data_type, T.StructType):
+        return T.Row._make(data_type.names, [from_engine_value(v, f.dataType) for v, f in zip(value, data_type.fields)])
+    return value

@@ -14,6 +14,7 @@
 #include "epoxy/expr/type_visit.h"
 #include "epoxy/expr/calendar_functions.h"
 #include "epoxy/expr/collection_functions.h"
+#include "epoxy/expr/external_functions.h"
 #include "epoxy/expr/text_functions.h"
 
 namespace epoxy::expr {
@@ -466,6 +467,10 @@ class Binder {
       }
       return result(type);
     }
+    if (auto external = FindExternalFunction(op)) {  // a UDF: any arguments, its declared type
+      out->type = external->result;
+      return ExprPtr(out);
+    }
     return BindFunction(e, out, need);
   }
 
@@ -801,6 +806,13 @@ class Binder {
       return result(DataType::String());
     }
     // Dates and times.
+    if (op == "monotonically_increasing_id" || op == "spark_partition_id") {
+      EPOXY_RETURN_NOT_OK(need(0, 0));
+      return result(op == "spark_partition_id" ? DataType::Int() : DataType::BigInt());
+    }
+    if (op == "input_file_name") {
+      return Status::NotSupported("input_file_name() is not supported by epoxy yet ('{}')", e.ToString());
+    }
     if (op == "current_date" || op == "current_timestamp" || op == "now") {
       EPOXY_RETURN_NOT_OK(need(0, 0));
       if (op == "now") out->op = "current_timestamp";
@@ -910,8 +922,9 @@ class Binder {
   Result<ExprPtr> Fold(const ExprPtr& e) {
     if (e->kind != ExprKind::kCall && e->kind != ExprKind::kCast) return e;
     if (e->kind == ExprKind::kCall && (IsAggregateFunction(e->op) || IsWindowFunction(e->op) || e->window != nullptr ||
-                                       e->op == "current_date" || e->op == "current_timestamp")) {
-      return e;
+                                       e->op == "current_date" || e->op == "current_timestamp" ||
+                                       e->op == "monotonically_increasing_id" || FindExternalFunction(e->op) != nullptr)) {
+      return e;  // per-row values (ids, UDFs, which may not be deterministic) are never folded
     }
     for (const auto& a : e->args) {
       if (a->kind != ExprKind::kLiteral) return e;

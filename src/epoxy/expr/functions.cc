@@ -3,6 +3,7 @@
 // into a builder (their per-row work dominates a loop's overhead).
 #include <openssl/evp.h>
 
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <optional>
@@ -12,6 +13,7 @@
 #include "epoxy/expr/array_functions.h"
 #include "epoxy/expr/calendar_functions.h"
 #include "epoxy/expr/collection_functions.h"
+#include "epoxy/expr/external_functions.h"
 #include "epoxy/expr/text_functions.h"
 #include "epoxy/expr/cast.h"
 #include "epoxy/expr/datetime_format.h"
@@ -22,6 +24,7 @@
 #include "epoxy/expr/type_visit.h"
 #include "epoxy/types/value_text.h"
 #include "epoxy/vector/builder.h"
+#include "epoxy/vector/take.h"
 
 namespace epoxy::expr {
 namespace {
@@ -269,6 +272,23 @@ Result<ArrayPtr> MathUnary(const std::string& op, const Expr& e, const std::vect
 
 Result<Datum> CallFunction(const Expr& e, const std::vector<Datum>& args, int64_t n, MemoryPool* pool) {
   const std::string& op = e.op;
+  if (auto external = FindExternalFunction(op)) {
+    std::vector<ArrayPtr> columns;
+    for (const auto& a : args) {
+      if (!a.constant || n == 1) {
+        columns.push_back(a.array);
+        continue;
+      }
+      EPOXY_ASSIGN_OR_RETURN(ArrayPtr expanded, Take(*a.array, std::vector<int32_t>(static_cast<size_t>(n), 0), pool));
+      columns.push_back(std::move(expanded));
+    }
+    EPOXY_ASSIGN_OR_RETURN(ArrayPtr out, external->function(columns, n));
+    if (out->length() != n || !out->type()->Equals(*e.type)) {
+      return Status::Internal("function {} returned {} values of {}, expected {} of {}", op, out->length(), out->type()->ToString(), n,
+                              e.type->ToString());
+    }
+    return Datum{out, false};
+  }
   auto ok = [](Result<ArrayPtr> out) -> Result<Datum> {
     EPOXY_RETURN_NOT_OK(out.status());
     return Datum{*out, false};
@@ -420,6 +440,17 @@ Result<Datum> CallFunction(const Expr& e, const std::vector<Datum>& args, int64_
       EPOXY_RETURN_NOT_OK(AppendString(list->child(), s.substr(std::min(start, s.size()))));
       return list->AppendList();
     }));
+  }
+  if (op == "monotonically_increasing_id") {
+    // Unique and increasing within the process (Spark's are unique, increasing per partition and
+    // not consecutive either); each batch takes the next block of ids.
+    static std::atomic<int64_t> next_id{0};
+    const int64_t first = next_id.fetch_add(n);
+    return ok(MapRows(DataType::BigInt(), n, pool, [&](int64_t i, ArrayBuilder* b) { return AppendInt64(b, first + i); }));
+  }
+  if (op == "spark_partition_id") {  // one machine, one partition id
+    EPOXY_ASSIGN_OR_RETURN(ArrayPtr zero, MakeArrayFromScalar(Scalar::Integer(DataType::Int(), 0), 1, pool));
+    return Datum{zero, true};
   }
   // Dates and times.
   if (op == "current_date" || op == "current_timestamp") {

@@ -87,6 +87,8 @@ def from_engine(error):
     """The PySpark exception for an engine error."""
     name = type(error).__name__
     message = str(error)
+    if message.startswith("Python function "):
+        return PythonException(message)
     if name == "InvalidInputError":
         if message.startswith("syntax error"):
             return ParseException(message)

@@ -603,9 +603,8 @@ def broadcast(df):
 
 
 def udf(f=None, returnType=None, useArrow=None):
-    from pyspark.errors import PySparkNotImplementedError
-    raise PySparkNotImplementedError("udf: Python UDFs in DataFrames are not supported by epoxy yet "
-                                     "(use DynamicFrame.map / Map.apply, or SQL functions)")
+    from pyspark.sql.udf import udf as make_udf
+    return make_udf(f, returnType, useArrow)
 
 
 def pandas_udf(f=None, returnType=None, functionType=None):

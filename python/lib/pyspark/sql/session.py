@@ -136,7 +136,8 @@ class SparkSession:
 
     @property
     def udf(self):
-        raise PySparkNotImplementedError("spark.udf is not supported by epoxy yet")
+        from pyspark.sql.udf import UDFRegistration
+        return UDFRegistration()
 
     def newSession(self):
         return self
