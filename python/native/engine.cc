@@ -106,6 +106,17 @@ Status Engine::RegisterView(const std::string& name, const std::string& sql) {
   return Status::OK();
 }
 
+Status Engine::Materialize(const std::string& name, const std::string& sql) {
+  EPOXY_ASSIGN_OR_RETURN(plan::PlanPtr plan, Plan(sql));
+  std::vector<BatchPtr> batches;
+  auto keep = [&](const BatchPtr& batch) {
+    batches.push_back(Batch::Make(plan->schema, batch->columns(), batch->num_rows()));
+    return Status::OK();
+  };
+  EPOXY_RETURN_NOT_OK(exec::Execute(plan, keep, ExecOptionsFor()).status());
+  return RegisterRows(name, plan->schema, std::move(batches));
+}
+
 Result<plan::PlanPtr> Engine::Plan(const std::string& sql) {
   EPOXY_ASSIGN_OR_RETURN(sql::Statement statement, sql::ParseStatement(sql));
   sql::SqlContext context;

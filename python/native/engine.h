@@ -58,6 +58,9 @@ class Engine {
   Status RegisterRows(const std::string& name, SchemaPtr schema, std::vector<BatchPtr> rows);
   /// Plans `sql` now (Spark analyses a view when it is created) and keeps the plan.
   Status RegisterView(const std::string& name, const std::string& sql);
+  /// Runs `sql` now and keeps its rows in memory under `name` (DataFrame.cache()); the memory
+  /// limit bounds what is held.
+  Status Materialize(const std::string& name, const std::string& sql);
   void DropView(const std::string& name) { views_.erase(name); }
   bool HasView(const std::string& name) const { return views_.count(name) > 0; }
 

@@ -201,6 +201,15 @@ PYBIND11_MODULE(_epoxy_native, m) {
              Check(e.RegisterRows(name, schema, std::move(batches)));
            })
       .def("register_view", [](Engine& e, const std::string& name, const std::string& sql) { Check(e.RegisterView(name, sql)); })
+      .def("materialize",
+           [](Engine& e, const std::string& name, const std::string& sql) {
+             Status st;
+             {
+               py::gil_scoped_release release;
+               st = e.Materialize(name, sql);
+             }
+             Check(st);
+           })
       .def("drop_view", &Engine::DropView)
       .def("has_view", &Engine::HasView)
       .def("schema", [](Engine& e, const std::string& sql) { return SchemaToPython(*Value(e.SchemaOf(sql))); })

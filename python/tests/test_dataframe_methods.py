@@ -164,11 +164,18 @@ def test_printSchema_schema_columns_dtypes(people, capsys):
     assert people.dtypes == [("name", "string"), ("dept", "string"), ("age", "bigint"), ("pay", "double")]
 
 
-def test_cache_persist_unpersist(people):
-    cached = people.cache()
-    assert cached.is_cached and cached.count() == 3
-    assert people.persist().count() == 3
-    assert not people.unpersist().is_cached
+def test_cache_persist_unpersist(spark, tmp_path):
+    path = tmp_path / "events"
+    spark.createDataFrame([(1, "a"), (2, "b")], ["id", "v"]).write.parquet(str(path))
+    df = spark.read.parquet(str(path)).filter("id > 0")
+    cached = df.cache()
+    assert cached is df and cached.is_cached
+    for f in path.iterdir():  # the cached rows are read, not the files
+        f.unlink()
+    assert cached.count() == 2
+    assert sorted(r.v for r in cached.filter("id = 2").collect()) == ["b"]
+    assert df.persist() is df
+    assert not df.unpersist().is_cached
 
 
 def test_createOrReplaceTempView_and_sql(spark, people):

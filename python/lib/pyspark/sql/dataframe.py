@@ -197,21 +197,27 @@ class DataFrame:
         if len(colsMap) != 1 or not isinstance(colsMap[0], dict):
             raise PySparkTypeError("[NOT_DICT] Argument `colsMap` should be a dict")
         mapping = colsMap[0]
+        for value in mapping.values():
+            if not isinstance(value, Column):
+                raise PySparkTypeError("[NOT_COLUMN] withColumns takes Columns, got %s." % type(value).__name__)
         names = self.columns
         base = self._base()
-        lowered = {n.lower(): n for n in mapping}
+        lowered = {n.lower(): n for n in names}
+        if len(lowered) != len(names):
+            # A join's duplicate names cannot be listed one by one: new columns follow `*`.
+            for key in mapping:
+                if key.lower() in lowered:
+                    raise AnalysisException("[AMBIGUOUS_REFERENCE] withColumn('%s') on a frame holding two columns "
+                                            "of that name" % key)
+            return base._copy(items=["*"] + ["%s AS %s" % (base._resolve(v), quote(k)) for k, v in mapping.items()])
+        replaced = {k.lower(): k for k in mapping}
         items = []
         for n in names:
-            if n.lower() in lowered:
-                key = lowered.pop(n.lower())
-                items.append("%s AS %s" % (base._resolve(mapping[key]), quote(key)))
-            else:
-                items.append(quote(n))
-        for key in mapping:
-            if key.lower() in lowered:
-                items.append("%s AS %s" % (base._resolve(mapping[key]), quote(key)))
-        if len(set(n.lower() for n in names)) != len(names):  # a join's duplicate names: keep them all
-            items = ["*"] + [i for i, n in zip(items[len(names):], list(mapping)[len(names):])]
+            key = replaced.get(n.lower())
+            items.append("%s AS %s" % (base._resolve(mapping[key]), quote(key)) if key is not None else quote(n))
+        for key, value in mapping.items():
+            if key.lower() not in lowered:
+                items.append("%s AS %s" % (base._resolve(value), quote(key)))
         return base._copy(items=items)
 
     def withColumnRenamed(self, existing, new):
@@ -336,11 +342,6 @@ class DataFrame:
         ascending = kwargs.get("ascending", True)
         keys = self._sort_items(cols, ascending)
         base = self if (not self._order and self._limit is None) else self._wrapped()
-        for c, _ in keys:
-            if isinstance(c, Column) and c._sql.startswith("`") and c._sql.count("`") == 2:
-                name = c._sql[1:-1]
-                if name not in base.columns and name.split(".")[0] not in base.columns:
-                    raise AnalysisException("[UNRESOLVED_COLUMN] cannot resolve `%s` among %s" % (name, base.columns))
         return base._copy(order=["%s %s" % (base._resolve(c), s) for c, s in keys])
 
     sort = orderBy
@@ -492,8 +493,19 @@ class DataFrame:
         return result
 
     def cache(self):
-        # The engine shares a plan's scans within one action; across actions the source is
-        # read again (files stay in the OS page cache). cache() is accepted, as Spark's is lazy.
+        """Computes the frame once, now, and keeps its rows in memory (within the memory limit):
+        this frame and those derived from it afterwards read them instead of their sources."""
+        if self._cached:
+            return self
+        name = fresh_name("cache")
+        call_engine(engine().materialize, name, self._sql())
+        self._uncached = (self._from, self._visible, self._items, self._where, self._group, self._order, self._limit,
+                          self._distinct, self._hints)
+        self._from = "%s AS %s" % (quote(name), quote(self._alias))
+        self._visible = [self._alias]
+        self._items, self._where, self._group, self._order, self._limit = None, [], None, None, None
+        self._distinct, self._hints = False, []
+        self._cache_name = name
         self._cached = True
         return self
 
@@ -501,7 +513,11 @@ class DataFrame:
         return self.cache()
 
     def unpersist(self, blocking=False):
-        self._cached = False
+        if self._cached:
+            # Frames derived while it was cached keep reading the cached rows, so they stay held.
+            (self._from, self._visible, self._items, self._where, self._group, self._order, self._limit,
+             self._distinct, self._hints) = self._uncached
+            self._cached = False
         return self
 
     @property
