@@ -70,6 +70,27 @@ check "parquet projection over ranged reads" "$("$epoxy" cat "$work/plain/json" 
 "$epoxy" convert s3://lake/raw/json/ "$work/local.parquet" 2> /dev/null
 check "s3 to a local parquet file" "1200" "$("$epoxy" cat "$work/local.parquet" | wc -l | tr -d ' ')"
 
+# A Glue job script reading s3:// and writing s3:// (partitioned, committed with a manifest).
+cat > "$work/job.py" << 'PY'
+import sys
+from awsglue.context import GlueContext
+from awsglue.job import Job
+from awsglue.utils import getResolvedOptions
+from pyspark.context import SparkContext
+args = getResolvedOptions(sys.argv, ["JOB_NAME", "input", "output"])
+glue = GlueContext(SparkContext.getOrCreate())
+job = Job(glue)
+job.init(args["JOB_NAME"], args)
+frame = glue.create_dynamic_frame.from_options("s3", {"paths": [args["input"]], "recurse": True}, "json")
+glue.write_dynamic_frame.from_options(frame=frame, connection_type="s3",
+    connection_options={"path": args["output"], "partitionKeys": ["dt"]}, format="parquet")
+print("rows", glue.spark_session.read.parquet(args["output"]).count())
+job.commit()
+PY
+EPOXY_HOME=$work/home "$epoxy" run "$work/job.py" --JOB_NAME s3job --input s3://lake/plain/json/ --output s3://lake/jobs/out/ \
+  > "$work/job.out" 2> "$work/err"
+check "glue job from s3 to s3" "0 rows 600" "$? $(cat "$work/job.out")"
+
 # SQL over a bucket: partitions pruned by listing folders, a partitioned write committed with a
 # manifest, read back.
 export EPOXY_HOME=$work/home
