@@ -79,7 +79,9 @@ class ScanOperator final : public BatchSource {
         if (c < num_data_) names.push_back(source.data_schema->field(c).name);
       }
       if (names.empty() && num_data_ > 0) names.push_back(source.data_schema->field(0).name);  // count(*): one column
-      read_.format_options["columns"] = fmt::format("{}", fmt::join(names, ","));
+      // Every column (SELECT *, a copy job): the readers' plain path, which matches no names per
+      // field; Fit drops what the files hold beyond the schema.
+      if (static_cast<int>(names.size()) < num_data_) read_.format_options["columns"] = fmt::format("{}", fmt::join(names, ","));
     }
     if (node_->row_filter && source.format == FileFormat::kParquet) {
       statistics_ = expr::LowerToPredicate(*node_->row_filter, *source.data_schema);
