@@ -112,6 +112,9 @@ def test_filter_and_map_with_error_records(people):
     assert adults.count() == 2
     dropped = people.filter(lambda r: r["missing"] > 1)  # KeyError drops the record
     assert dropped.count() == 0 and dropped.stageErrorsCount() == 0
+    failing = people.filter(lambda r: 1 / 0)  # another exception makes an error record
+    assert failing.count() == 0 and failing.stageErrorsCount() == 3
+    assert "ZeroDivisionError" in failing.errorsAsDynamicFrame().toDF().collect()[0].errorMessage
 
     def upper(r):
         if r["id"] == 2:

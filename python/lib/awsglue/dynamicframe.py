@@ -199,16 +199,28 @@ class DynamicFrame:
         return records_frame(self.glue_ctx.spark_session, records, self._df.schema)
 
     def filter(self, f, transformation_ctx="", info="", stageThreshold=0, totalThreshold=0):
-        kept, errors = [], []
-        for record in self._records():
+        """Keeps the records `f` accepts. `f` runs inside the engine, a batch of records at a time on
+        its worker threads; the frame is computed now and held in the engine's memory, so the error
+        records are known exactly (a KeyError, ValueError or TypeError drops the record; another
+        exception makes an error record)."""
+        from pyspark.sql import functions as F
+        from pyspark.sql.types import BooleanType
+        from pyspark.sql.udf import UserDefinedFunction
+        errors = []
+
+        def accept(row):
+            record = _to_record(row)
             try:
-                if f(record):
-                    kept.append(record)
+                return bool(f(record))
             except (KeyError, ValueError, TypeError):
-                continue
+                return False
             except Exception as e:  # noqa: BLE001 -- any other failure is an error record
                 errors.append(_error_record("%s: %s" % (type(e).__name__, e), record))
-        out = self._derive(self._from_records(kept), errors=errors)
+                return False
+        predicate = UserDefinedFunction(accept, BooleanType(), name="dynamicframe_filter")
+        record = F.struct(*[Column(quote(c)) for c in self._df.columns])
+        kept = self._df.filter(predicate(record)).select(*[Column(quote(c)) for c in self._df.columns]).cache()
+        out = self._derive(kept, errors=errors)
         return out._check_thresholds(stageThreshold, totalThreshold)
 
     def map(self, f, preservesPartitioning=False, transformation_ctx="", info="", stageThreshold=0, totalThreshold=0):
