@@ -7,6 +7,12 @@
 #include "epoxy/format/record_writer.h"
 #include "epoxy/plan/source.h"
 #include "epoxy/sql/parser.h"
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
 #include "epoxy/sql/sql_planner.h"
 #include "epoxy/storage/glob.h"
 #include "epoxy/types/type_merge.h"
@@ -115,6 +121,83 @@ Status Engine::Materialize(const std::string& name, const std::string& sql) {
   };
   EPOXY_RETURN_NOT_OK(exec::Execute(plan, keep, ExecOptionsFor()).status());
   return RegisterRows(name, plan->schema, std::move(batches));
+}
+
+namespace {
+
+/// A temporary file that is removed when this goes out of scope.
+struct TempFile {
+  std::string path;
+  ~TempFile() {
+    if (!path.empty()) std::remove(path.c_str());
+  }
+};
+
+Result<std::string> MakeTempPath() {
+  std::string folder = "/tmp";
+  for (const char* name : {"EPOXY_TMPDIR", "TMPDIR"}) {
+    const char* v = std::getenv(name);
+    if (v != nullptr && *v != '\0') {
+      folder = v;
+      break;
+    }
+  }
+  std::string path = folder + "/epoxy-records-XXXXXX.json";  // mkstemps' template
+  int fd = mkstemps(path.data(), 5);
+  if (fd < 0) return Status::IOError("cannot create a temporary file in {} (set EPOXY_TMPDIR): {}", folder, std::strerror(errno));
+  close(fd);
+  return path;
+}
+
+}  // namespace
+
+Result<DynamicSchema> Engine::MaterializeJsonRecords(const std::string& name, const std::string& sql) {
+  EPOXY_ASSIGN_OR_RETURN(plan::PlanPtr plan, Plan(sql));
+  if (plan->schema->num_fields() != 1 || plan->schema->field(0).type->id() != TypeId::kString) {
+    return Status::Internal("JSON records come as one string column, got {}", plan->schema->ToString());
+  }
+  TempFile temp;
+  EPOXY_ASSIGN_OR_RETURN(temp.path, MakeTempPath());
+  std::FILE* out = std::fopen(temp.path.c_str(), "wb");
+  if (out == nullptr) return Status::IOError("cannot write {}: {}", temp.path, std::strerror(errno));
+  int64_t records = 0;
+  auto write = [&](const BatchPtr& batch) -> Status {
+    const Array& docs = *batch->column(0);
+    for (int64_t i = 0; i < batch->num_rows(); ++i) {
+      if (docs.IsNull(i)) continue;
+      std::string_view doc = docs.GetView(i);
+      if (std::fwrite(doc.data(), 1, doc.size(), out) != doc.size() || std::fputc('\n', out) == EOF) {
+        return Status::IOError("cannot write {}: {}", temp.path, std::strerror(errno));
+      }
+      ++records;
+    }
+    return Status::OK();
+  };
+  Status run = exec::Execute(plan, write, ExecOptionsFor()).status();
+  if (std::fclose(out) != 0 && run.ok()) run = Status::IOError("cannot write {}: {}", temp.path, std::strerror(errno));
+  EPOXY_RETURN_NOT_OK(run);
+  DynamicSchema dynamic;
+  if (records == 0) {
+    dynamic.schema = Schema::Make({});
+    return dynamic;
+  }
+  FileSourceSpec spec;
+  spec.format = FileFormat::kJson;
+  spec.paths = {temp.path};
+  spec.options = {{"multiLine", "false"}};
+  EPOXY_ASSIGN_OR_RETURN(dynamic, ComputeDynamicSchema(spec));
+  EPOXY_ASSIGN_OR_RETURN(plan::ScanSource source, plan::ResolveFileSource(FileFormat::kJson, temp.path, spec.options));
+  source.data_schema = ToCatalogSchema(*dynamic.schema);  // every record's fields, not the first block's
+  source.from_catalog = true;  // values that do not fit the merged type are nulls, as a catalog read
+  EPOXY_ASSIGN_OR_RETURN(plan::PlanPtr scan, plan::Scan(std::move(source)));
+  std::vector<BatchPtr> batches;
+  auto keep = [&](const BatchPtr& batch) {
+    batches.push_back(Batch::Make(scan->schema, batch->columns(), batch->num_rows()));
+    return Status::OK();
+  };
+  EPOXY_RETURN_NOT_OK(exec::Execute(scan, keep, ExecOptionsFor()).status());
+  EPOXY_RETURN_NOT_OK(RegisterRows(name, scan->schema, std::move(batches)));
+  return dynamic;
 }
 
 Result<plan::PlanPtr> Engine::Plan(const std::string& sql) {

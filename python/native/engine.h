@@ -61,6 +61,11 @@ class Engine {
   /// Runs `sql` now and keeps its rows in memory under `name` (DataFrame.cache()); the memory
   /// limit bounds what is held.
   Status Materialize(const std::string& name, const std::string& sql);
+  /// Runs `sql`, whose one string column holds a JSON document per row (null: none), and keeps
+  /// the parsed records under `name` (DynamicFrame.map's output): typed by the catalog merge of
+  /// all the records' schemas; returns their DynamicFrame schema (with choices). The documents
+  /// pass through a temporary file (EPOXY_TMPDIR), removed before returning.
+  Result<DynamicSchema> MaterializeJsonRecords(const std::string& name, const std::string& sql);
   void DropView(const std::string& name) { views_.erase(name); }
   bool HasView(const std::string& name) const { return views_.count(name) > 0; }
 

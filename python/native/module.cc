@@ -210,6 +210,16 @@ PYBIND11_MODULE(_epoxy_native, m) {
              }
              Check(st);
            })
+      .def("materialize_json_records",
+           [](Engine& e, const std::string& name, const std::string& sql) {
+             Result<epoxy::python::DynamicSchema> result = Status::Internal("not run");
+             {
+               py::gil_scoped_release release;
+               result = e.MaterializeJsonRecords(name, sql);
+             }
+             epoxy::python::DynamicSchema d = Value(std::move(result));
+             return py::make_tuple(SchemaToPython(*d.schema), d.errors, d.error_count);
+           })
       .def("drop_view", &Engine::DropView)
       .def("has_view", &Engine::HasView)
       .def("schema", [](Engine& e, const std::string& sql) { return SchemaToPython(*Value(e.SchemaOf(sql))); })

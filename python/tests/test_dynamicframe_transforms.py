@@ -132,6 +132,23 @@ def test_filter_and_map_with_error_records(people):
         people.map(upper, stageThreshold=0.5)
 
 
+def test_map_output_schema_comes_from_every_record(glue, spark):
+    import datetime as dt
+    df = spark.createDataFrame([(1, dt.date(2024, 1, 2)), (2, dt.date(2024, 1, 3))], ["id", "day"])
+    frame = DynamicFrame.fromDF(df, glue, "days")
+
+    def tag(r):
+        r["label"] = r["id"] * 10 if r["id"] == 1 else "two"  # a long in one record, a string in another
+        r["tags"] = {"k": r["id"]}
+        return r
+    out = frame.map(tag)
+    label = out.schema().getField("label").dataType
+    assert isinstance(label, gluetypes.ChoiceType) and sorted(label.choices) == ["long", "string"]
+    rows = out.toDF().orderBy("id").collect()
+    assert [(r.id, r.day, r.label, r.tags.k) for r in rows] == [(1, dt.date(2024, 1, 2), "10", 1),
+                                                                 (2, dt.date(2024, 1, 3), "two", 2)]
+
+
 def test_unnest_and_relationalize(glue, tmp_path):
     path = tmp_path / "events.json"
     path.write_text('{"id": "e1", "payload": {"page": "/home"}, "items": [{"sku": "A", "qty": 1}]}\n'

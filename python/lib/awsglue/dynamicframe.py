@@ -80,6 +80,22 @@ def _to_record(value):
     return value
 
 
+def _json_value(value):
+    """JSON for the values json does not know: dates and times as ISO text, decimals as text."""
+    import datetime as _dt
+    import decimal as _decimal
+    if isinstance(value, _dt.datetime):
+        return value.isoformat(sep=" ")
+    if isinstance(value, _dt.date):
+        return value.isoformat()
+    if isinstance(value, _decimal.Decimal):
+        return str(value)
+    if isinstance(value, (bytes, bytearray)):
+        import base64
+        return base64.b64encode(bytes(value)).decode("ascii")
+    raise TypeError("%s is not JSON serializable" % type(value).__name__)
+
+
 def _error_record(message, record):
     return {"errorMessage": message, "record": json.dumps(record, default=str), "isError": True}
 
@@ -224,20 +240,54 @@ class DynamicFrame:
         return out._check_thresholds(stageThreshold, totalThreshold)
 
     def map(self, f, preservesPartitioning=False, transformation_ctx="", info="", stageThreshold=0, totalThreshold=0):
-        out_records, errors = [], []
-        for record in self._records():
+        """Applies `f` to every record. `f` runs inside the engine a batch at a time; its records are
+        parsed back natively (their schema, choices included, merged over all of them) and held in
+        the engine's memory. Any exception, or a None return, makes an error record."""
+        from pyspark.sql import functions as F
+        from pyspark.sql.types import StringType
+        from pyspark.sql.udf import UserDefinedFunction
+        errors = []
+
+        def apply(row):
+            record = _to_record(row)
             try:
                 result = f(record)
             except Exception as e:  # noqa: BLE001 -- a failing function makes an error record
                 errors.append(_error_record("%s: %s" % (type(e).__name__, e), record))
-                continue
+                return None
             if result is None:
                 errors.append(_error_record("User-specified function returned None instead of DynamicRecord", record))
-                continue
-            out_records.append(result)
-        from awsglue.context import records_frame
-        df = records_frame(self.glue_ctx.spark_session, out_records, None if out_records else self._df.schema)
-        out = self._derive(df, choices=lambda: {}, errors=errors)
+                return None
+            try:
+                return json.dumps(result, default=_json_value)
+            except (TypeError, ValueError) as e:
+                errors.append(_error_record("%s: %s" % (type(e).__name__, e), record))
+                return None
+        mapper = UserDefinedFunction(apply, StringType(), name="dynamicframe_map")
+        query = self._df.select(mapper(F.struct(*[Column(quote(c)) for c in self._df.columns])).alias("record"))
+        name = fresh_name("mapped")
+        from epoxy.runtime import engine
+        from pyspark.sql.dataframe import call_engine
+        fields, _, _ = call_engine(engine().materialize_json_records, name, query._sql())
+        session = self.glue_ctx.spark_session
+        if not fields:
+            from awsglue.context import records_frame
+            return self._derive(records_frame(session, [], self._df.schema), errors=errors)._check_thresholds(
+                stageThreshold, totalThreshold)
+        df = DataFrame._of_source(session, name)
+        # Values JSON has no type for (dates, timestamps, decimals) come back as text: a field that
+        # kept its name gets its input type back.
+        before = {fld.name: fld.dataType for fld in self._df.schema.fields}
+        after = dict(fields)
+        restore = {}
+        for column, data_type in before.items():
+            if after.get(column) == "string" and data_type.typeName() in ("date", "timestamp", "decimal"):
+                restore[column] = Column("CAST(%s AS %s)" % (quote(column), data_type._engine_type()))
+        if restore:
+            df = df.withColumns(restore)
+        from awsglue.context import _members
+        choices = {n: _members(t) for n, t in fields if t.startswith("choice<")}
+        out = self._derive(df, choices=lambda: choices, errors=errors)
         return out._check_thresholds(stageThreshold, totalThreshold)
 
     def mapPartitions(self, f, preservesPartitioning=True, transformation_ctx="", info="", stageThreshold=0,
