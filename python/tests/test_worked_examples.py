@@ -139,3 +139,38 @@ job.commit()
     rows = read_output(spark, tmp_path / "out").orderBy("user_id", "ts").collect()
     assert [(r.user_id, r.country, r.amount, r.gap_min, r.new_session) for r in rows] == [
         ("u1", "DE", 10, None, 0), ("u1", "DE", 12, 10.0, 0), ("u1", "DE", 5, 50.0, 1), ("u2", "FR", 7, None, 0)]
+
+
+def test_console_generated_script_styles(run_script, tmp_path, spark):
+    """The shapes the Glue console generates: ApplyMapping, ResolveChoice(choice=...), DropNullFields
+    and a Parquet sink; and Glue Studio's getSink with setCatalogInfo and EvaluateDataQuality."""
+    raw = tmp_path / "trades"
+    (raw / "dt=2026-08-17").mkdir(parents=True)
+    (raw / "dt=2026-08-17" / "t.csv").write_text("cusip,price,security_type,note\nA1,10.5,1,\nB2,11.25,2,\n")
+    binary = os.environ["EPOXY_BIN"]
+    subprocess.run([binary, "crawl", str(raw), "--database", "markets"], check=True, capture_output=True,
+                   env=dict(os.environ, EPOXY_HOME=os.environ["EPOXY_HOME"]))
+    script = PREAMBLE + """
+from awsgluedq.transforms import EvaluateDataQuality
+datasource0 = glueContext.create_dynamic_frame.from_catalog(database = "markets", table_name = "trades", transformation_ctx = "datasource0")
+applymapping1 = ApplyMapping.apply(frame = datasource0, mappings = [("cusip", "string", "cusip", "string"), ("price", "double", "price", "double"), ("security_type", "long", "security_type", "long"), ("note", "string", "note", "string"), ("dt", "string", "dt", "string")], transformation_ctx = "applymapping1")
+resolvechoice2 = ResolveChoice.apply(frame = applymapping1, choice = "make_struct", transformation_ctx = "resolvechoice2")
+dropnullfields3 = DropNullFields.apply(frame = resolvechoice2, transformation_ctx = "dropnullfields3")
+datasink4 = glueContext.write_dynamic_frame.from_options(frame = dropnullfields3, connection_type = "s3", connection_options = {"path": args["output"]}, format = "parquet", transformation_ctx = "datasink4")
+EvaluateDataQuality().process_rows(frame=dropnullfields3, ruleset=\"\"\"Rules = [ ColumnCount > 0 ]\"\"\",
+    publishing_options={"dataQualityEvaluationContext": "EvaluateDataQuality_node1", "enableDataQualityResultsPublishing": True},
+    additional_options={"dataQualityResultsPublishing.strategy": "BEST_EFFORT", "observations.scope": "ALL"})
+sink = glueContext.getSink(path=args["output"] + "_catalog", connection_type="s3", updateBehavior="UPDATE_IN_DATABASE",
+                           partitionKeys=["dt"], enableUpdateCatalog=True, transformation_ctx="sink")
+sink.setCatalogInfo(catalogDatabase="markets", catalogTableName="trades_pq")
+sink.setFormat("glueparquet", compression="snappy")
+sink.writeFrame(dropnullfields3)
+job.commit()
+"""
+    result = run_script(script, "--JOB_NAME", "console", "--input", "-", "--output", str(tmp_path / "out"))
+    assert result.returncode == 0, result.stderr
+    assert "null_fields ['note']" in result.stdout
+    written = read_output(spark, tmp_path / "out")
+    assert written.columns == ["cusip", "price", "security_type", "dt"]
+    assert sorted(r.price for r in written.collect()) == [10.5, 11.25]
+    assert spark.table("markets.trades_pq").count() == 2
