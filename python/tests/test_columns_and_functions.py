@@ -63,6 +63,23 @@ def test_string_functions(df):
     assert one(df, F.hex(F.lit("a"))) == ["61", "61", "61"]
 
 
+def test_math_functions(df):
+    assert one(df, F.sqrt(F.col("id") * 4)) == [2.0, 2.8284271247461903, 3.4641016151377544]
+    assert one(df, F.pow("id", 2)) == [1.0, 4.0, 9.0]
+    assert one(df, F.log(10.0, F.col("id") * 10)) == [1.0, 1.301029995663981, 1.4771212547196624]  # ln(x) / ln(base)
+    assert one(df, F.log(F.col("id") - 1)) == [None, 0.0, 0.6931471805599453]  # ln(0) is null
+    assert one(df, F.pmod(F.col("id") - 3, F.lit(2))) == [0, 1, 0]
+    assert one(df, F.factorial("id")) == [1, 2, 6]
+    assert one(df, F.round(F.pi() * F.col("id"), 2)) == [3.14, 6.28, 9.42]
+
+
+def test_more_string_functions(df):
+    assert one(df, F.substring_index("s", " ", 1)) == ["apple", None, "banana"]
+    assert one(df, F.split_part("s", F.lit(" "), F.lit(-1))) == ["pie", None, "banana"]
+    assert one(df, F.left("s", F.lit(3))) == ["app", None, "ban"]
+    assert one(df, F.levenshtein("s", F.lit("banana"))) == [9, None, 0]
+
+
 def test_date_functions(df):
     d = F.to_date("d")
     assert one(df, d) == [dt.date(2024, 3, 5), dt.date(2024, 12, 31), None]

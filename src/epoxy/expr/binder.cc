@@ -15,6 +15,7 @@
 #include "epoxy/expr/calendar_functions.h"
 #include "epoxy/expr/collection_functions.h"
 #include "epoxy/expr/external_functions.h"
+#include "epoxy/expr/math_functions.h"
 #include "epoxy/expr/text_functions.h"
 
 namespace epoxy::expr {
@@ -883,6 +884,8 @@ class Binder {
     if (collection) return ExprPtr(out);
     EPOXY_ASSIGN_OR_RETURN(bool calendar, BindCalendarFunction(out.get()));
     if (calendar) return ExprPtr(out);
+    EPOXY_ASSIGN_OR_RETURN(bool math, BindMathFunction(out.get()));
+    if (math) return ExprPtr(out);
     EPOXY_ASSIGN_OR_RETURN(ExprPtr text, BindTextFunction(out));
     if (text != nullptr) return text;
     return Status::InvalidInput("unknown function '{}' in '{}'", op, e.ToString());

@@ -14,6 +14,7 @@
 #include "epoxy/expr/calendar_functions.h"
 #include "epoxy/expr/collection_functions.h"
 #include "epoxy/expr/external_functions.h"
+#include "epoxy/expr/math_functions.h"
 #include "epoxy/expr/text_functions.h"
 #include "epoxy/expr/cast.h"
 #include "epoxy/expr/datetime_format.h"
@@ -560,6 +561,8 @@ Result<Datum> CallFunction(const Expr& e, const std::vector<Datum>& args, int64_
   if (collection) return std::move(*collection);
   EPOXY_ASSIGN_OR_RETURN(std::optional<Datum> calendar, CallCalendarFunction(e, args, n, pool));
   if (calendar) return std::move(*calendar);
+  EPOXY_ASSIGN_OR_RETURN(std::optional<Datum> math, CallMathFunction(e, args, n, pool));
+  if (math) return std::move(*math);
   EPOXY_ASSIGN_OR_RETURN(std::optional<Datum> text, CallTextFunction(e, args, n, pool));
   if (text) return std::move(*text);
   return Status::InvalidInput("unknown function '{}'", op);

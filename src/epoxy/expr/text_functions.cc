@@ -4,6 +4,7 @@
 #include <openssl/evp.h>
 #include <zlib.h>
 
+#include <algorithm>
 #include <set>
 
 #include "epoxy/expr/binder.h"
@@ -15,7 +16,8 @@ namespace {
 
 const std::set<std::string> kFunctions = {"hex", "unhex", "sha1", "sha", "crc32", "base64", "unbase64", "ascii",
                                           "startswith", "endswith", "contains", "lpad", "rpad", "repeat", "instr",
-                                          "locate", "translate"};
+                                          "locate", "translate", "substring_index", "left", "right",
+                                          "levenshtein", "split_part", "bit_length", "octet_length", "chr", "char"};
 
 template <typename Row>
 Result<std::optional<Datum>> PerRow(const TypePtr& type, int64_t n, MemoryPool* pool, Row&& row) {
@@ -183,6 +185,33 @@ Result<ExprPtr> BindTextFunction(std::shared_ptr<Expr> call) {
     strings(0, 3);
     return done(DataType::String());
   }
+  if (op == "substring_index" || op == "split_part") {
+    EPOXY_RETURN_NOT_OK(arity(3, 3));
+    strings(0, 2);
+    args[2] = CastTo(args[2], DataType::Int());
+    return done(DataType::String());
+  }
+  if (op == "left" || op == "right") {
+    EPOXY_RETURN_NOT_OK(arity(2, 2));
+    strings(0, 1);
+    args[1] = CastTo(args[1], DataType::Int());
+    return done(DataType::String());
+  }
+  if (op == "levenshtein") {
+    EPOXY_RETURN_NOT_OK(arity(2, 2));
+    strings(0, 2);
+    return done(DataType::Int());
+  }
+  if (op == "bit_length" || op == "octet_length") {
+    EPOXY_RETURN_NOT_OK(arity(1, 1));
+    strings(0, 1);
+    return done(DataType::Int());
+  }
+  if (op == "chr" || op == "char") {
+    EPOXY_RETURN_NOT_OK(arity(1, 1));
+    args[0] = CastTo(args[0], DataType::BigInt());
+    return done(DataType::String());
+  }
   return ExprPtr();
 }
 
@@ -294,6 +323,93 @@ Result<std::optional<Datum>> CallTextFunction(const Expr& call, const std::vecto
       int32_t pos = 0;
       while (chars[static_cast<size_t>(pos)] < at) ++pos;
       return static_cast<Int32Builder*>(b)->Append(pos + 1);
+    }
+    if (op == "substring_index") {  // before the count-th delimiter (after it, from the end, when negative)
+      std::string_view s = Text(args[0], i), delim = Text(args[1], i);
+      int64_t count = IntAt(args[2], i);
+      if (count == 0 || delim.empty()) return str(b, "");
+      if (count > 0) {
+        size_t at = 0;
+        for (int64_t k = 0; k < count; ++k) {
+          size_t found = s.find(delim, k == 0 ? 0 : at + delim.size());
+          if (found == std::string_view::npos) return str(b, s);
+          at = found;
+        }
+        return str(b, s.substr(0, at));
+      }
+      size_t at = s.size();
+      for (int64_t k = 0; k < -count; ++k) {
+        if (at == 0) return str(b, s);
+        size_t found = s.rfind(delim, at - 1);
+        if (found == std::string_view::npos) return str(b, s);
+        at = found;
+      }
+      return str(b, s.substr(at + delim.size()));
+    }
+    if (op == "split_part") {  // 1-based part (negative from the end); past the parts: empty
+      std::string_view s = Text(args[0], i), delim = Text(args[1], i);
+      int64_t part = IntAt(args[2], i);
+      if (part == 0) return Status::InvalidInput("split_part: the part index must not be 0");
+      std::vector<std::string_view> parts;
+      if (delim.empty()) {
+        parts.push_back(s);
+      } else {
+        size_t start = 0;
+        while (true) {
+          size_t found = s.find(delim, start);
+          if (found == std::string_view::npos) {
+            parts.push_back(s.substr(start));
+            break;
+          }
+          parts.push_back(s.substr(start, found - start));
+          start = found + delim.size();
+        }
+      }
+      int64_t index = part > 0 ? part - 1 : static_cast<int64_t>(parts.size()) + part;
+      if (index < 0 || index >= static_cast<int64_t>(parts.size())) return str(b, "");
+      return str(b, parts[static_cast<size_t>(index)]);
+    }
+    if (op == "left" || op == "right") {
+      std::string_view s = Text(args[0], i);
+      const int64_t len = IntAt(args[1], i);
+      std::vector<size_t> chars = CharStarts(s);
+      const int64_t have = static_cast<int64_t>(chars.size()) - 1;
+      if (len <= 0) return str(b, "");
+      if (len >= have) return str(b, s);
+      if (op == "left") return str(b, s.substr(0, chars[static_cast<size_t>(len)]));
+      return str(b, s.substr(chars[static_cast<size_t>(have - len)]));
+    }
+    if (op == "levenshtein") {
+      std::string_view x = Text(args[0], i), y = Text(args[1], i);
+      std::vector<int32_t> row(y.size() + 1);
+      for (size_t j = 0; j <= y.size(); ++j) row[j] = static_cast<int32_t>(j);
+      for (size_t a = 1; a <= x.size(); ++a) {
+        int32_t diagonal = row[0];
+        row[0] = static_cast<int32_t>(a);
+        for (size_t j = 1; j <= y.size(); ++j) {
+          int32_t above = row[j];
+          row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (x[a - 1] == y[j - 1] ? 0 : 1)});
+          diagonal = above;
+        }
+      }
+      return static_cast<Int32Builder*>(b)->Append(row[y.size()]);
+    }
+    if (op == "bit_length" || op == "octet_length") {
+      const int64_t bytes = static_cast<int64_t>(Text(args[0], i).size());
+      return static_cast<Int32Builder*>(b)->Append(static_cast<int32_t>(op == "bit_length" ? bytes * 8 : bytes));
+    }
+    if (op == "chr" || op == "char") {  // Spark: the code modulo 256, as one character; negative gives ""
+      const int64_t code = args[0].array->values<int64_t>()[args[0].Row(i)];
+      if (code < 0) return str(b, "");
+      const unsigned c = static_cast<unsigned>(code % 256);
+      std::string out;
+      if (c < 0x80) {
+        out.push_back(static_cast<char>(c));
+      } else {
+        out.push_back(static_cast<char>(0xC0 | (c >> 6)));
+        out.push_back(static_cast<char>(0x80 | (c & 0x3F)));
+      }
+      return str(b, out);
     }
     if (op == "translate") {
       std::string_view s = Text(args[0], i), from = Text(args[1], i), to = Text(args[2], i);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // More of Spark's string and null functions: hex, unhex, sha1, crc32, base64, unbase64, ascii,
-// startswith, endswith, contains, lpad, rpad, repeat, instr, locate, translate; and the rewrites
+// startswith, endswith, contains, lpad, rpad, repeat, instr, locate, translate, substring_index,
+// split_part, left, right, levenshtein, bit_length, octet_length, chr; and the rewrites
 // nvl2, zeroifnull, nullifzero, equal_null.
 #pragma once
 

@@ -38,6 +38,7 @@ def _unary(name):
 
 for _name in ["abs", "ceil", "floor", "exp", "log10", "log2", "ln", "sqrt", "cbrt", "sin", "cos", "tan", "asin",
               "acos", "atan", "sinh", "cosh", "tanh", "signum", "sign", "degrees", "radians", "rint", "upper", "lower",
+              "expm1", "log1p",
               "trim", "ltrim", "rtrim", "initcap", "reverse", "length", "char_length", "character_length", "bit_length",
               "octet_length", "md5", "sha1", "crc32", "hex", "unhex", "base64", "unbase64", "ascii", "soundex",
               "year", "month", "dayofmonth", "dayofweek", "dayofyear", "weekofyear", "weekday", "quarter", "hour",
@@ -150,6 +151,50 @@ def regexp_replace(string, pattern, replacement):
 
 def _to_sql_or_lit(x):
     return x._sql if isinstance(x, Column) else literal_sql(x)
+
+
+def substring_index(str, delim, count):
+    return _call("substring_index", _c(str), literal_sql(delim), literal_sql(count))
+
+
+def split_part(src, delimiter, partNum):
+    return _call("split_part", _c(src), _to_sql_or_lit(delimiter), _to_sql_or_lit(partNum))
+
+
+def left(str, len):
+    return _call("left", _c(str), _to_sql_or_lit(len))
+
+
+def right(str, len):
+    return _call("right", _c(str), _to_sql_or_lit(len))
+
+
+def levenshtein(left, right, threshold=None):
+    return _call("levenshtein", _c(left), _c(right))
+
+
+def char(col):
+    return _call("char", _c(col))
+
+
+def atan2(col1, col2):
+    return _call("atan2", _to_sql_or_col(col1), _to_sql_or_col(col2))
+
+
+def hypot(col1, col2):
+    return _call("hypot", _to_sql_or_col(col1), _to_sql_or_col(col2))
+
+
+def pmod(dividend, divisor):
+    return _call("pmod", _to_sql_or_col(dividend), _to_sql_or_col(divisor))
+
+
+def e():
+    return Column("e()")
+
+
+def pi():
+    return Column("pi()")
 
 
 def lpad(col, len, pad):
