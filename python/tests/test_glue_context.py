@@ -147,8 +147,17 @@ def test_job_and_resolved_options(glue):
     args = getResolvedOptions(["job.py", "--JOB_NAME", "j", "--day", "2026-01-01", "--unknown", "x"], ["JOB_NAME", "day"])
     assert args["JOB_NAME"] == "j" and args["day"] == "2026-01-01"
     assert args["job_bookmark_option"] == "job-bookmark-disable"
-    with pytest.raises(GlueArgumentError):
+    with pytest.raises(GlueArgumentError, match="required: --JOB_NAME"):
         getResolvedOptions(["job.py"], ["JOB_NAME"])
+    with pytest.raises(GlueArgumentError, match="expected one argument"):
+        getResolvedOptions(["job.py", "--JOB_NAME", "--day", "x"], ["JOB_NAME"])
+    with pytest.raises(GlueArgumentError, match="invalid choice"):
+        getResolvedOptions(["job.py", "--JOB_NAME", "j", "--job-bookmark-option", "sometimes"], ["JOB_NAME"])
+    spelled = getResolvedOptions(["job.py", "--JOB_NAME=j", "--offset", "-5", "--TempDir", "/tmp/t"], ["JOB_NAME", "offset"])
+    assert (spelled["JOB_NAME"], spelled["offset"], spelled["RedshiftTempDir"]) == ("j", "-5", "/tmp/t")
+    with pytest.raises(GlueArgumentError):
+        getResolvedOptions(["job.py", "--JOB"], ["JOB_NAME"])  # abbreviations only with allow_abbrev
+    assert getResolvedOptions(["job.py", "--JOB", "j"], ["JOB_NAME"], allow_abbrev=True)["JOB_NAME"] == "j"
     job = Job(glue)
     assert not job.isInitialized()
     job.init(args["JOB_NAME"], args)

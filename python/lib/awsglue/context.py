@@ -1,9 +1,12 @@
 # SPDX-License-Identifier: Apache-2.0
 """GlueContext: Glue's sources and sinks (S3 and local files, catalog tables) on epoxy's engine."""
-import json
 import os
 import sys
 import time
+
+from epoxy.lazy import LazyModule
+
+json = LazyModule("json")
 
 from awsglue.dynamicframe import DynamicFrame, DynamicFrameCollection, DynamicFrameReader, DynamicFrameWriter
 from epoxy.runtime import engine, fresh_name, native

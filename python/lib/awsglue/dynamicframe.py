@@ -10,8 +10,9 @@ Choice types: a column whose records hold several types (`choice<bigint,string>`
 engine as its catalog type (the string); the DynamicFrame keeps the choice from its source's
 records so schema(), printSchema() and ResolveChoice see it.
 """
-import json
-import re
+from epoxy.lazy import LazyModule
+
+json = LazyModule("json")
 
 from epoxy.runtime import fresh_name, quote, sql_string
 from awsglue import gluetypes

@@ -1,12 +1,15 @@
 # SPDX-License-Identifier: Apache-2.0
 """The one native engine of a Python process, names for the sources registered in it, and the
 conversion of the engine's rows (JSON Lines, typed by the schema) into Python values."""
-import base64
-import datetime as _dt
-import decimal as _decimal
 import itertools
-import json
 import os
+
+from epoxy.lazy import LazyModule
+
+base64 = LazyModule("base64")
+_dt = LazyModule("datetime")
+_decimal = LazyModule("decimal")
+json = LazyModule("json")
 
 _engine = None
 _counter = itertools.count(1)
@@ -47,8 +50,14 @@ def sql_string(value):
     return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'"
 
 
-_EPOCH = _dt.datetime(1970, 1, 1)
-_EPOCH_DATE = _dt.date(1970, 1, 1)
+
+
+def _epoch():
+    return _dt.datetime(1970, 1, 1)
+
+
+def _epoch_date():
+    return _dt.date(1970, 1, 1)
 
 
 def _timestamp(text):
@@ -106,13 +115,13 @@ def to_engine_value(value, data_type):
     if isinstance(data_type, T.DateType):
         if isinstance(value, _dt.datetime):
             value = value.date()
-        return (value - _EPOCH_DATE).days
+        return (value - _epoch_date()).days
     if isinstance(data_type, (T.TimestampType, T.TimestampNTZType)):
         if isinstance(value, _dt.date) and not isinstance(value, _dt.datetime):
             value = _dt.datetime(value.year, value.month, value.day)
         if value.tzinfo is not None:
             value = value.astimezone(_dt.timezone.utc).replace(tzinfo=None)
-        delta = value - _EPOCH
+        delta = value - _epoch()
         return (delta.days * 86400 + delta.seconds) * 1000000 + delta.microseconds
     if isinstance(data_type, T.DecimalType):
         scaled = _decimal.Decimal(value).scaleb(data_type.scale).to_integral_value(rounding=_decimal.ROUND_HALF_UP)
@@ -142,9 +151,9 @@ def from_engine_value(value, data_type):
     if value is None:
         return None
     if isinstance(data_type, T.DateType):
-        return _EPOCH_DATE + _dt.timedelta(days=value)
+        return _epoch_date() + _dt.timedelta(days=value)
     if isinstance(data_type, (T.TimestampType, T.TimestampNTZType)):
-        return _EPOCH + _dt.timedelta(microseconds=value)
+        return _epoch() + _dt.timedelta(microseconds=value)
     if isinstance(data_type, T.DecimalType):
         return _decimal.Decimal(value).scaleb(-data_type.scale)
     if isinstance(data_type, T.BinaryType):

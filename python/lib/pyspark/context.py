@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """SparkContext without a JVM: it exists so Glue scripts can build one; the work is the engine's."""
+import _thread
 import os
-import threading
 
 __all__ = ["SparkContext", "SparkConf"]
 
@@ -37,7 +37,7 @@ class SparkConf:
 
 class SparkContext:
     _active_spark_context = None
-    _lock = threading.RLock()
+    _lock = _thread.RLock()
 
     def __init__(self, master=None, appName=None, sparkHome=None, pyFiles=None, environment=None, batchSize=0,
                  serializer=None, conf=None, gateway=None, jsc=None, profiler_cls=None):

@@ -6,9 +6,12 @@ A reference taken from a DataFrame (`df.id`, `df["id"]`) is written as a placeho
 frame; the frame the expression is used in resolves it (qualified when that frame's FROM still
 shows the alias, plain otherwise), as Spark resolves attributes by their origin.
 """
-import datetime as _dt
-import decimal as _decimal
 import re
+
+from epoxy.lazy import LazyModule
+
+_dt = LazyModule("datetime")
+_decimal = LazyModule("decimal")
 
 from epoxy.runtime import quote, sql_string
 

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
 """SparkSession over the native engine: readers, spark.sql, createDataFrame, catalog and conf."""
-import threading
+import _thread
 
 from epoxy.runtime import engine, fresh_name, quote, to_engine_value
 from pyspark.errors import PySparkNotImplementedError, PySparkTypeError, PySparkValueError
@@ -85,7 +85,7 @@ class _Builder:
 
 class SparkSession:
     _active = None
-    _lock = threading.RLock()
+    _lock = _thread.RLock()
 
     class _BuilderDescriptor:
         def __get__(self, instance, owner):

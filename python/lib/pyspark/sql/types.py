@@ -4,9 +4,11 @@
 Each type knows its engine type string (the Glue/Hive spelling the native engine parses), so a
 schema crosses to the engine and back as text.
 """
-import datetime as _dt
-import decimal as _decimal
-import json as _json
+from epoxy.lazy import LazyModule
+
+_dt = LazyModule("datetime")
+_decimal = LazyModule("decimal")
+_json = LazyModule("json")
 
 __all__ = [
     "DataType", "NullType", "StringType", "BinaryType", "BooleanType", "DateType", "TimestampType",
