@@ -157,7 +157,7 @@ def test_job_and_resolved_options(glue):
     assert (spelled["JOB_NAME"], spelled["offset"], spelled["RedshiftTempDir"]) == ("j", "-5", "/tmp/t")
     with pytest.raises(GlueArgumentError):
         getResolvedOptions(["job.py", "--JOB"], ["JOB_NAME"])  # abbreviations only with allow_abbrev
-    assert getResolvedOptions(["job.py", "--JOB", "j"], ["JOB_NAME"], allow_abbrev=True)["JOB_NAME"] == "j"
+    assert getResolvedOptions(["job.py", "--JOB_N", "j"], ["JOB_NAME"], allow_abbrev=True)["JOB_NAME"] == "j"
     job = Job(glue)
     assert not job.isInitialized()
     job.init(args["JOB_NAME"], args)
