@@ -243,24 +243,10 @@ Result<std::string> Engine::CollectJsonLines(const std::string& sql, exec::RunMe
 
 Result<WriteSummary> Engine::Write(const std::string& sql, const exec::DatasetWriteOptions& options) {
   EPOXY_ASSIGN_OR_RETURN(plan::PlanPtr plan, Plan(sql));
-  EPOXY_ASSIGN_OR_RETURN(auto writer, exec::DatasetWriter::Open(options, plan->schema));
-  exec::ExecOptions exec_options = ExecOptionsFor();
-  exec_options.on_group_end = [&writer] { return writer->EndGroup(); };
-  auto metrics = exec::Execute(plan, [&](const BatchPtr& batch) { return writer->Write(batch); }, exec_options);
-  if (!metrics.ok()) {
-    (void)writer->Abort();
-    return metrics.status();
-  }
-  auto result = writer->Commit();
-  if (!result.ok()) {
-    (void)writer->Abort();
-    return result.status();
-  }
+  EPOXY_ASSIGN_OR_RETURN(auto written, exec::ExecuteIntoDataset(plan, options, ExecOptionsFor()));
   WriteSummary summary;
-  summary.result = std::move(*result);
-  summary.metrics = std::move(*metrics);
-  summary.metrics.output_files = static_cast<int64_t>(summary.result.files.size());
-  summary.metrics.output_bytes = summary.result.bytes;
+  summary.result = std::move(written.first);
+  summary.metrics = std::move(written.second);
   return summary;
 }
 

@@ -26,28 +26,15 @@ Result<exec::RunMetrics> WriteResult(const SqlArgs& args, const plan::PlanPtr& p
   EPOXY_ASSIGN_OR_RETURN(write.mode, exec::ParseSaveMode(args.mode));
   EPOXY_ASSIGN_OR_RETURN(write.target_file_bytes, ParseByteSize(args.target_file_size));
   write.max_records_per_file = args.max_records_per_file;
-  EPOXY_ASSIGN_OR_RETURN(auto writer, exec::DatasetWriter::Open(write, plan->schema));
-  exec::ExecOptions grouped = options;
-  grouped.on_group_end = [&writer] { return writer->EndGroup(); };  // repartition groups write their own files
-  auto metrics = exec::Execute(plan, [&](const BatchPtr& batch) { return writer->Write(batch); }, grouped);
-  if (!metrics.ok()) {
-    (void)writer->Abort();
-    return metrics.status();
-  }
-  auto result = writer->Commit();
-  if (!result.ok()) {
-    (void)writer->Abort();
-    return result.status();
-  }
-  metrics->output_files = static_cast<int64_t>(result->files.size());
-  metrics->output_bytes = result->bytes;
+  EPOXY_ASSIGN_OR_RETURN(auto written, exec::ExecuteIntoDataset(plan, write, options));
+  const exec::WriteResult* result = &written.first;
   if (result->skipped) {
     std::fprintf(stderr, "epoxy: %s exists; nothing written (--mode ignore)\n", args.write_path.c_str());
   } else {
     std::fprintf(stderr, "epoxy: wrote %lld rows into %zu file(s) at %s\n", static_cast<long long>(result->rows),
                  result->files.size(), args.write_path.c_str());
   }
-  return metrics;
+  return written.second;
 }
 
 }  // namespace

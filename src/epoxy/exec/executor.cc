@@ -58,4 +58,23 @@ Result<RunMetrics> Execute(const plan::PlanPtr& plan, const BatchSink& sink, con
   return metrics;
 }
 
+Result<std::pair<WriteResult, RunMetrics>> ExecuteIntoDataset(const plan::PlanPtr& plan,
+                                                              const DatasetWriteOptions& write, ExecOptions options) {
+  EPOXY_ASSIGN_OR_RETURN(auto writer, DatasetWriter::Open(write, plan->schema));
+  options.on_group_end = [&writer] { return writer->EndGroup(); };
+  auto metrics = Execute(plan, [&](const BatchPtr& batch) { return writer->Write(batch); }, options);
+  if (!metrics.ok()) {
+    (void)writer->Abort();
+    return metrics.status();
+  }
+  auto result = writer->Commit();
+  if (!result.ok()) {
+    (void)writer->Abort();
+    return result.status();
+  }
+  metrics->output_files = static_cast<int64_t>(result->files.size());
+  metrics->output_bytes = result->bytes;
+  return std::make_pair(std::move(*result), std::move(*metrics));
+}
+
 }  // namespace epoxy::exec

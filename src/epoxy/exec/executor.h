@@ -6,6 +6,7 @@
 #include <functional>
 
 #include "epoxy/catalog/catalog_store.h"
+#include "epoxy/exec/dataset_writer.h"
 #include "epoxy/exec/run_metrics.h"
 #include "epoxy/plan/logical_plan.h"
 
@@ -25,6 +26,13 @@ struct ExecOptions {
 
 /// Optimizes and runs `plan`, handing every non-empty output batch to `sink` in order.
 Result<RunMetrics> Execute(const plan::PlanPtr& plan, const BatchSink& sink, const ExecOptions& options = {});
+
+/// Runs `plan` into a dataset: files staged as they are written, published by a commit when the
+/// run succeeds, removed when it fails. Repartition groups write their own files. The metrics
+/// count the output files and bytes.
+Result<std::pair<WriteResult, RunMetrics>> ExecuteIntoDataset(const plan::PlanPtr& plan,
+                                                              const DatasetWriteOptions& write,
+                                                              ExecOptions options = {});
 
 /// The plan as Execute runs it (after pushdown).
 plan::PlanPtr Optimize(const plan::PlanPtr& plan);

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "epoxy/expr/binder.h"
+#include "epoxy/expr/row_kernels_internal.h"
 #include "epoxy/expr/time_units.h"
 #include "epoxy/types/value_text.h"
 #include "epoxy/vector/builder.h"
@@ -30,14 +31,6 @@ Civil CivilOf(int64_t days) {
 
 int64_t DaysInMonth(int64_t year, unsigned month) {
   return DaysFromCivil(month == 12 ? year + 1 : year, month == 12 ? 1 : month + 1, 1) - DaysFromCivil(year, month, 1);
-}
-
-int64_t IntAt(const Datum& d, int64_t i) {
-  switch (d.type()->id()) {
-    case TypeId::kInt:
-    case TypeId::kDate: return d.array->values<int32_t>()[d.Row(i)];
-    default: return d.array->values<int64_t>()[d.Row(i)];
-  }
 }
 
 /// ISO-8601 week of the year (weeks start on Monday; week 1 holds the year's first Thursday).

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "epoxy/expr/binder.h"
+#include "epoxy/expr/row_kernels_internal.h"
 #include "epoxy/vector/builder.h"
 #include "epoxy/vector/compare.h"
 
@@ -99,27 +100,6 @@ bool HasNull(const Span& s) {
     if (s.elements->IsNull(k)) return true;
   }
   return false;
-}
-
-int64_t IntAt(const Datum& d, int64_t i) {
-  const Array& a = *d.array;
-  const int64_t r = d.Row(i);
-  switch (a.type_id()) {
-    case TypeId::kInt: return a.values<int32_t>()[r];
-    case TypeId::kBigInt: return a.values<int64_t>()[r];
-    case TypeId::kSmallInt: return a.values<int16_t>()[r];
-    case TypeId::kTinyInt: return a.values<int8_t>()[r];
-    default: return 0;
-  }
-}
-
-/// Builds one output value per row: `row(i, builder)` appends it (or a null).
-template <typename Row>
-Result<std::optional<Datum>> PerRow(const TypePtr& type, int64_t n, MemoryPool* pool, Row&& row) {
-  EPOXY_ASSIGN_OR_RETURN(auto builder, MakeBuilder(type, pool));
-  for (int64_t i = 0; i < n; ++i) EPOXY_RETURN_NOT_OK(row(i, builder.get()));
-  EPOXY_ASSIGN_OR_RETURN(ArrayPtr out, builder->Finish());
-  return std::optional<Datum>(Datum{out, false});
 }
 
 /// Appends the distinct non-duplicate elements of `spans` to `list` (nulls once), as the set

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "epoxy/expr/binder.h"
+#include "epoxy/expr/row_kernels_internal.h"
 #include "epoxy/expr/type_visit.h"
 #include "epoxy/vector/builder.h"
 
@@ -19,19 +20,7 @@ const std::set<std::string> kFunctions = {"hex", "unhex", "sha1", "sha", "crc32"
                                           "locate", "translate", "substring_index", "left", "right",
                                           "levenshtein", "split_part", "bit_length", "octet_length", "chr", "char"};
 
-template <typename Row>
-Result<std::optional<Datum>> PerRow(const TypePtr& type, int64_t n, MemoryPool* pool, Row&& row) {
-  EPOXY_ASSIGN_OR_RETURN(auto builder, MakeBuilder(type, pool));
-  for (int64_t i = 0; i < n; ++i) EPOXY_RETURN_NOT_OK(row(i, builder.get()));
-  EPOXY_ASSIGN_OR_RETURN(ArrayPtr out, builder->Finish());
-  return std::optional<Datum>(Datum{out, false});
-}
-
 std::string_view Text(const Datum& d, int64_t i) { return d.array->GetView(d.Row(i)); }
-
-int64_t IntAt(const Datum& d, int64_t i) {
-  return d.type()->id() == TypeId::kBigInt ? d.array->values<int64_t>()[d.Row(i)] : d.array->values<int32_t>()[d.Row(i)];
-}
 
 std::string HexOf(std::string_view bytes) {
   static const char* kDigits = "0123456789ABCDEF";
