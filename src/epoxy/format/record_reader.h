@@ -40,6 +40,9 @@ struct ReadOptions {
   /// Small files (up to 256 KB each) are parsed together in tasks of about this many bytes (Glue's
   /// groupFiles/groupSize); 0 parses each file on its own.
   int64_t group_bytes = 4 << 20;
+  /// Blocks parsed ahead at most (0: eight a thread, which keeps the pool busy behind a writer).
+  /// A schema sample reading one batch sets 1, so it does not parse whole files ahead.
+  int max_blocks_in_flight = 0;
   ThreadPool* pool = nullptr;  // the default pool when null
   MemoryPool* memory = nullptr;
   /// Where malformed records go. Required.

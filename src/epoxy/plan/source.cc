@@ -73,6 +73,7 @@ Result<SchemaPtr> SampleSchema(FileFormat format, const FileInfo& file, const Fo
   read.errors = &errors;
   read.format_options = options;
   read.block_size = 1 << 20;
+  read.max_blocks_in_flight = 1;  // the first batch only, not the file parsed ahead
   EPOXY_ASSIGN_OR_RETURN(auto reader, MakeRecordReader(format, {file}, read));
   EPOXY_ASSIGN_OR_RETURN(BatchPtr batch, reader->Next());
   if (batch == nullptr) return Schema::Make({});
