@@ -3,6 +3,7 @@
 
 #include "epoxy/exec/executor.h"
 #include "epoxy/exec/physical_plan.h"
+#include "epoxy/exec/spill_file.h"
 #include "epoxy/expr/parser.h"
 #include "epoxy/format/record_writer.h"
 #include "epoxy/plan/source.h"
@@ -10,7 +11,6 @@
 #include <unistd.h>
 
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 
 #include "epoxy/sql/sql_planner.h"
@@ -134,14 +134,7 @@ struct TempFile {
 };
 
 Result<std::string> MakeTempPath() {
-  std::string folder = "/tmp";
-  for (const char* name : {"EPOXY_TMPDIR", "TMPDIR"}) {
-    const char* v = std::getenv(name);
-    if (v != nullptr && *v != '\0') {
-      folder = v;
-      break;
-    }
-  }
+  const std::string& folder = exec::SpillSpace::Default().folder();  // EPOXY_TMPDIR, as spill files
   std::string path = folder + "/epoxy-records-XXXXXX.json";  // mkstemps' template
   int fd = mkstemps(path.data(), 5);
   if (fd < 0) return Status::IOError("cannot create a temporary file in {} (set EPOXY_TMPDIR): {}", folder, std::strerror(errno));
