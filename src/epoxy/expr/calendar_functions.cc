@@ -47,12 +47,7 @@ Result<bool> BindCalendarFunction(Expr* call) {
   const std::string op = call->op;
   if (kFunctions.count(op) == 0) return false;
   auto& args = call->args;
-  auto arity = [&](size_t lo, size_t hi) -> Status {
-    if (args.size() < lo || args.size() > hi) {
-      return Status::InvalidInput("{} takes {} to {} arguments, got {} in '{}'", op, lo, hi, args.size(), call->ToString());
-    }
-    return Status::OK();
-  };
+  auto arity = [&](size_t lo, size_t hi) { return CheckArity(*call, lo, hi); };
   if (op == "last_day" || op == "weekofyear" || op == "weekday" || op == "unix_date") {
     EPOXY_RETURN_NOT_OK(arity(1, 1));
     args[0] = CastTo(args[0], DataType::Date());

@@ -20,14 +20,6 @@ const std::set<std::string> kFunctions = {
     "array_intersect", "array_except", "arrays_overlap", "array_append", "array_prepend", "array_insert",
     "array_repeat", "array_compact", "map_keys", "map_values", "array_size", "arrays_zip", "get_item"};
 
-Status Arity(const Expr& call, size_t lo, size_t hi) {
-  if (call.args.size() < lo || call.args.size() > hi) {
-    return Status::InvalidInput("{} takes {} to {} arguments, got {} in '{}'", call.op, lo, hi, call.args.size(),
-                                call.ToString());
-  }
-  return Status::OK();
-}
-
 Result<TypePtr> Common(const Expr& call, size_t from, size_t step) {
   TypePtr type = DataType::Null();
   for (size_t i = from; i < call.args.size(); i += step) {
@@ -172,7 +164,7 @@ Result<bool> BindCollectionFunction(Expr* call) {
     return true;
   }
   if (op == "get_item") {  // a[i] (0-based), m[key], s['field']
-    EPOXY_RETURN_NOT_OK(Arity(*call, 2, 2));
+    EPOXY_RETURN_NOT_OK(CheckArity(*call, 2, 2));
     const TypePtr& t = args[0]->type;
     if (t->id() == TypeId::kMap) {
       args[1] = CastTo(args[1], t->key());
@@ -198,7 +190,7 @@ Result<bool> BindCollectionFunction(Expr* call) {
     return true;
   }
   if (op == "element_at" || op == "get") {
-    EPOXY_RETURN_NOT_OK(Arity(*call, 2, 2));
+    EPOXY_RETURN_NOT_OK(CheckArity(*call, 2, 2));
     if (args[0]->type->id() == TypeId::kMap && op == "element_at") {
       args[1] = CastTo(args[1], args[0]->type->key());
       call->type = args[0]->type->value();
@@ -211,13 +203,13 @@ Result<bool> BindCollectionFunction(Expr* call) {
   }
   if (op == "array_contains" || op == "array_position" || op == "array_remove" || op == "array_append" ||
       op == "array_prepend") {
-    EPOXY_RETURN_NOT_OK(Arity(*call, 2, 2));
+    EPOXY_RETURN_NOT_OK(CheckArity(*call, 2, 2));
     EPOXY_RETURN_NOT_OK(CoerceArrayAndValue(call, 0, 1));
     call->type = op == "array_contains" ? DataType::Boolean() : op == "array_position" ? DataType::BigInt() : args[0]->type;
     return true;
   }
   if (op == "array_insert") {
-    EPOXY_RETURN_NOT_OK(Arity(*call, 3, 3));
+    EPOXY_RETURN_NOT_OK(CheckArity(*call, 3, 3));
     EPOXY_RETURN_NOT_OK(CoerceArrayAndValue(call, 0, 2));
     args[1] = CastTo(args[1], DataType::Int());
     call->type = args[0]->type;
@@ -225,7 +217,7 @@ Result<bool> BindCollectionFunction(Expr* call) {
   }
   if (op == "array_distinct" || op == "array_compact" || op == "array_max" || op == "array_min" || op == "flatten" ||
       op == "array_size") {
-    EPOXY_RETURN_NOT_OK(Arity(*call, 1, 1));
+    EPOXY_RETURN_NOT_OK(CheckArity(*call, 1, 1));
     EPOXY_RETURN_NOT_OK(NeedArray(*call, 0));
     const TypePtr& t = args[0]->type;
     if (op == "array_max" || op == "array_min") call->type = ElementOf(t);
@@ -239,7 +231,7 @@ Result<bool> BindCollectionFunction(Expr* call) {
     return true;
   }
   if (op == "array_join") {
-    EPOXY_RETURN_NOT_OK(Arity(*call, 2, 3));
+    EPOXY_RETURN_NOT_OK(CheckArity(*call, 2, 3));
     EPOXY_RETURN_NOT_OK(NeedArray(*call, 0));
     args[0] = CastTo(args[0], DataType::Array(DataType::String()));
     for (size_t i = 1; i < args.size(); ++i) args[i] = CastTo(args[i], DataType::String());
@@ -247,7 +239,7 @@ Result<bool> BindCollectionFunction(Expr* call) {
     return true;
   }
   if (op == "slice") {
-    EPOXY_RETURN_NOT_OK(Arity(*call, 3, 3));
+    EPOXY_RETURN_NOT_OK(CheckArity(*call, 3, 3));
     EPOXY_RETURN_NOT_OK(NeedArray(*call, 0));
     args[1] = CastTo(args[1], DataType::Int());
     args[2] = CastTo(args[2], DataType::Int());
@@ -255,19 +247,19 @@ Result<bool> BindCollectionFunction(Expr* call) {
     return true;
   }
   if (op == "array_union" || op == "array_intersect" || op == "array_except" || op == "arrays_overlap") {
-    EPOXY_RETURN_NOT_OK(Arity(*call, 2, 2));
+    EPOXY_RETURN_NOT_OK(CheckArity(*call, 2, 2));
     EPOXY_RETURN_NOT_OK(CoerceTwoArrays(call));
     call->type = op == "arrays_overlap" ? DataType::Boolean() : args[0]->type;
     return true;
   }
   if (op == "array_repeat") {
-    EPOXY_RETURN_NOT_OK(Arity(*call, 2, 2));
+    EPOXY_RETURN_NOT_OK(CheckArity(*call, 2, 2));
     args[1] = CastTo(args[1], DataType::Int());
     call->type = DataType::Array(args[0]->type);
     return true;
   }
   if (op == "arrays_zip") {
-    EPOXY_RETURN_NOT_OK(Arity(*call, 1, 1000));
+    EPOXY_RETURN_NOT_OK(CheckArity(*call, 1, 1000));
     std::vector<Field> fields;
     for (size_t i = 0; i < args.size(); ++i) {
       EPOXY_RETURN_NOT_OK(NeedArray(*call, i));
@@ -278,7 +270,7 @@ Result<bool> BindCollectionFunction(Expr* call) {
     return true;
   }
   if (op == "map_keys" || op == "map_values") {
-    EPOXY_RETURN_NOT_OK(Arity(*call, 1, 1));
+    EPOXY_RETURN_NOT_OK(CheckArity(*call, 1, 1));
     if (args[0]->type->id() != TypeId::kMap) return Status::InvalidInput("{} needs a map ('{}')", op, call->ToString());
     call->type = DataType::Array(op == "map_keys" ? args[0]->type->key() : args[0]->type->value());
     return true;

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "epoxy/expr/binder.h"
+#include "epoxy/expr/row_kernels_internal.h"
 #include "epoxy/expr/type_visit.h"
 #include "epoxy/vector/builder.h"
 
@@ -58,12 +59,7 @@ double DoubleAt(const Datum& d, int64_t i) { return d.array->values<double>()[d.
 Result<bool> BindMathFunction(Expr* call) {
   const std::string op = call->op;
   auto& args = call->args;
-  auto arity = [&](size_t lo, size_t hi) -> Status {
-    if (args.size() < lo || args.size() > hi) {
-      return Status::InvalidInput("{} takes {} to {} arguments, got {} in '{}'", op, lo, hi, args.size(), call->ToString());
-    }
-    return Status::OK();
-  };
+  auto arity = [&](size_t lo, size_t hi) { return CheckArity(*call, lo, hi); };
   auto numeric = [&](size_t i) -> Status {
     TypeId id = args[i]->type->id();
     if (!IsNumeric(id) && id != TypeId::kString && id != TypeId::kNull) {

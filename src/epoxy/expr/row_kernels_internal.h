@@ -1,14 +1,26 @@
 // SPDX-License-Identifier: Apache-2.0
-// What the row-at-a-time functions (collection, text, calendar) share: building a result column
-// one row at a time and reading an integer argument of any width.
+// What the function files (collection, text, calendar, math) share: checking a call's argument
+// count, building a result column one row at a time, reading an integer argument of any width.
 #pragma once
 
 #include <optional>
 
+#include <fmt/format.h>
+
 #include "epoxy/expr/datum.h"
+#include "epoxy/expr/expression.h"
 #include "epoxy/vector/builder.h"
 
 namespace epoxy::expr {
+
+/// An error naming the call unless it has `lo` to `hi` arguments.
+inline Status CheckArity(const Expr& call, size_t lo, size_t hi) {
+  if (call.args.size() < lo || call.args.size() > hi) {
+    return Status::InvalidInput("{} takes {} to {} arguments, got {} in '{}'", call.op, lo, hi, call.args.size(),
+                                call.ToString());
+  }
+  return Status::OK();
+}
 
 /// One output value per row: `row(i, builder)` appends it (or a null).
 template <typename Row>

@@ -70,12 +70,7 @@ std::string Pad(std::string_view s, int64_t len, std::string_view pad, bool left
 Result<ExprPtr> BindTextFunction(std::shared_ptr<Expr> call) {
   const std::string op = call->op;
   auto& args = call->args;
-  auto arity = [&](size_t lo, size_t hi) -> Status {
-    if (args.size() < lo || args.size() > hi) {
-      return Status::InvalidInput("{} takes {} to {} arguments, got {} in '{}'", op, lo, hi, args.size(), call->ToString());
-    }
-    return Status::OK();
-  };
+  auto arity = [&](size_t lo, size_t hi) { return CheckArity(*call, lo, hi); };
   auto done = [&](TypePtr type) -> Result<ExprPtr> {
     call->type = std::move(type);
     return ExprPtr(call);
