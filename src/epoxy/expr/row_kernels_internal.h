@@ -15,11 +15,12 @@ namespace epoxy::expr {
 
 /// An error naming the call unless it has `lo` to `hi` arguments.
 inline Status CheckArity(const Expr& call, size_t lo, size_t hi) {
-  if (call.args.size() < lo || call.args.size() > hi) {
-    return Status::InvalidInput("{} takes {} to {} arguments, got {} in '{}'", call.op, lo, hi, call.args.size(),
-                                call.ToString());
+  if (call.args.size() >= lo && call.args.size() <= hi) return Status::OK();
+  if (lo == hi) {
+    return Status::InvalidInput("{} takes {} argument(s), got {} in '{}'", call.op, lo, call.args.size(), call.ToString());
   }
-  return Status::OK();
+  return Status::InvalidInput("{} takes {} to {} arguments, got {} in '{}'", call.op, lo, hi, call.args.size(),
+                              call.ToString());
 }
 
 /// One output value per row: `row(i, builder)` appends it (or a null).
