@@ -26,11 +26,48 @@ Result<catalog::CatalogStore*> Engine::Catalog() {
   return catalog_.get();
 }
 
+Result<std::shared_ptr<plan::FileSelector>> Engine::BookmarkFor(const std::string& ctx, const std::string& what,
+                                                                  int64_t max_files) {
+  if (session_ == nullptr) return std::shared_ptr<plan::FileSelector>();
+  return session_->SourceBookmark(ctx, what, max_files);
+}
+
+Status Engine::JobInit(const jobs::SessionOptions& options) {
+  if (session_ != nullptr) return Status::InvalidInput("job.init() was called twice in one run");
+  EPOXY_RETURN_NOT_OK(Catalog().status());
+  if (job_store_ == nullptr) {
+    EPOXY_ASSIGN_OR_RETURN(job_store_, catalog::JobStore::Open(catalog_uri_));
+  }
+  auto log = [](const std::string& line) { std::fprintf(stderr, "epoxy: %s\n", line.c_str()); };
+  EPOXY_ASSIGN_OR_RETURN(session_, jobs::RunSession::Begin(*job_store_, options, log));
+  return Status::OK();
+}
+
+Status Engine::JobCommit() {
+  if (session_ == nullptr) return Status::InvalidInput("job.commit() before job.init()");
+  return session_->Commit();
+}
+
+Status Engine::JobFinish(bool succeeded, const std::string& error_message) {
+  if (session_ == nullptr) return Status::OK();
+  return session_->Finish(succeeded, error_message);
+}
+
+Result<bool> Engine::QueuePartitions(const std::string& database, const std::string& table,
+                                     const std::vector<catalog::Json>& inputs) {
+  if (session_ == nullptr || !session_->Staging()) return false;
+  std::vector<catalog::PartitionToAdd> adds;
+  for (const auto& input : inputs) adds.push_back({database, table, input});
+  EPOXY_RETURN_NOT_OK(session_->AddPartitions(adds));
+  return true;
+}
+
 Result<plan::PlanPtr> Engine::PlanFiles(const FileSourceSpec& spec) {
   if (spec.paths.empty()) return Status::InvalidInput("a file source needs at least one path in 'paths'");
   std::vector<plan::PlanPtr> scans;
   for (const auto& path : spec.paths) {
     EPOXY_ASSIGN_OR_RETURN(plan::ScanSource source, plan::ResolveFileSource(spec.format, path, spec.options));
+    EPOXY_ASSIGN_OR_RETURN(source.file_selector, BookmarkFor(spec.transformation_ctx, path, spec.max_files_per_run));
     source.exclusions = spec.exclusions;
     source.recurse = spec.recurse;
     source.group_size = spec.group_size;
@@ -87,10 +124,13 @@ Status Engine::RegisterFiles(const std::string& name, const FileSourceSpec& spec
 
 Status Engine::RegisterCatalogTable(const std::string& name, const std::string& database, const std::string& table,
                                     const std::string& push_down_predicate,
-                                    const std::string& catalog_partition_predicate) {
+                                    const std::string& catalog_partition_predicate,
+                                    const std::string& transformation_ctx, int64_t max_files_per_run) {
   EPOXY_ASSIGN_OR_RETURN(catalog::CatalogStore * store, Catalog());
   EPOXY_ASSIGN_OR_RETURN(plan::ScanSource source, plan::ResolveCatalogSource(*store, database, table));
   source.catalog_partition_predicate = catalog_partition_predicate;
+  EPOXY_ASSIGN_OR_RETURN(source.file_selector,
+                         BookmarkFor(transformation_ctx, database + "." + table, max_files_per_run));
   EPOXY_ASSIGN_OR_RETURN(plan::PlanPtr plan, plan::Scan(std::move(source)));
   if (!push_down_predicate.empty()) {
     EPOXY_ASSIGN_OR_RETURN(expr::ExprPtr predicate, expr::ParseExpression(push_down_predicate));
@@ -230,13 +270,27 @@ Result<std::string> Engine::CollectJsonLines(const std::string& sql, exec::RunMe
     return writer->Write(Batch(positional, batch->columns(), batch->num_rows()));
   };
   EPOXY_ASSIGN_OR_RETURN(*metrics, exec::Execute(plan, sink, ExecOptionsFor()));
+  if (session_ != nullptr) session_->AddMetrics(*metrics);
   EPOXY_RETURN_NOT_OK(writer->Finish());
   return out;
 }
 
 Result<WriteSummary> Engine::Write(const std::string& sql, const exec::DatasetWriteOptions& options) {
   EPOXY_ASSIGN_OR_RETURN(plan::PlanPtr plan, Plan(sql));
+  if (session_ != nullptr && session_->Staging()) {
+    // A job run's write: staged, recorded in the run, published by its commit.
+    EPOXY_ASSIGN_OR_RETURN(exec::DatasetWriteOptions staged_options, session_->PrepareWrite(options));
+    EPOXY_ASSIGN_OR_RETURN(auto staged, exec::ExecuteIntoStagedDataset(plan, staged_options, ExecOptionsFor()));
+    EPOXY_RETURN_NOT_OK(session_->AddStaged(staged.first));
+    session_->AddMetrics(staged.second);
+    WriteSummary summary;
+    summary.result.rows = staged.first.rows;
+    for (const auto& f : staged.first.files) summary.result.files.push_back(f.second);
+    summary.metrics = std::move(staged.second);
+    return summary;
+  }
   EPOXY_ASSIGN_OR_RETURN(auto written, exec::ExecuteIntoDataset(plan, options, ExecOptionsFor()));
+  if (session_ != nullptr) session_->AddMetrics(written.second);
   WriteSummary summary;
   summary.result = std::move(written.first);
   summary.metrics = std::move(written.second);

@@ -13,6 +13,7 @@
 #include "epoxy/exec/dataset_writer.h"
 #include "epoxy/exec/executor.h"
 #include "epoxy/exec/run_metrics.h"
+#include "epoxy/jobs/run_session.h"
 #include "epoxy/plan/logical_plan.h"
 
 namespace epoxy::python {
@@ -26,6 +27,8 @@ struct FileSourceSpec {
   bool recurse = true;
   int64_t group_size = 0;  // groupSize in bytes; -1 for groupFiles "none"
   std::string push_down_predicate;  // over the partition columns of `key=value` folders
+  std::string transformation_ctx;   // the job bookmark's key (empty: not bookmarked)
+  int64_t max_files_per_run = 0;    // maxFilesPerRun / boundedFiles (0: no bound)
 };
 
 /// A DynamicFrame's schema: the merge of every record's own (a column seen as a number and as a
@@ -53,8 +56,10 @@ class Engine {
 
   /// Registers (or replaces) a source or view under `name`.
   Status RegisterFiles(const std::string& name, const FileSourceSpec& spec);
+  /// A catalog table; `transformation_ctx` and `max_files_per_run` as for files.
   Status RegisterCatalogTable(const std::string& name, const std::string& database, const std::string& table,
-                              const std::string& push_down_predicate, const std::string& catalog_partition_predicate);
+                              const std::string& push_down_predicate, const std::string& catalog_partition_predicate,
+                              const std::string& transformation_ctx = "", int64_t max_files_per_run = 0);
   Status RegisterRows(const std::string& name, SchemaPtr schema, std::vector<BatchPtr> rows);
   /// Plans `sql` now (Spark analyses a view when it is created) and keeps the plan.
   Status RegisterView(const std::string& name, const std::string& sql);
@@ -79,12 +84,27 @@ class Engine {
 
   Result<catalog::CatalogStore*> Catalog();
 
+  // The job run (job.init() to job.commit()): while one is open, bookmarked reads read their delta
+  // and writes are staged for its commit.
+  Status JobInit(const jobs::SessionOptions& options);
+  Status JobCommit();
+  /// Ends a run the session started itself (a script run without `epoxy run`).
+  Status JobFinish(bool succeeded, const std::string& error_message);
+  /// Queues catalog partitions for the commit; false when no run stages writes (add them now).
+  Result<bool> QueuePartitions(const std::string& database, const std::string& table,
+                               const std::vector<catalog::Json>& inputs);
+  const jobs::RunSession* session() const { return session_.get(); }
+
  private:
+  Result<std::shared_ptr<plan::FileSelector>> BookmarkFor(const std::string& ctx, const std::string& what,
+                                                          int64_t max_files);
   Result<plan::PlanPtr> PlanFiles(const FileSourceSpec& spec);
   exec::ExecOptions ExecOptionsFor();
 
   std::string catalog_uri_;
   std::unique_ptr<catalog::CatalogStore> catalog_;
+  std::unique_ptr<catalog::JobStore> job_store_;
+  std::unique_ptr<jobs::RunSession> session_;
   std::map<std::string, plan::PlanPtr> views_;
 };
 

@@ -175,8 +175,11 @@ PYBIND11_MODULE(_epoxy_native, m) {
       .def("register_files",
            [](Engine& e, const std::string& name, const std::string& format, std::vector<std::string> paths,
               std::map<std::string, std::string> options, std::vector<std::string> exclusions, bool recurse,
-              int64_t group_size, const std::string& push_down_predicate) {
+              int64_t group_size, const std::string& push_down_predicate, const std::string& transformation_ctx,
+              int64_t max_files_per_run) {
              epoxy::python::FileSourceSpec spec;
+             spec.transformation_ctx = transformation_ctx;
+             spec.max_files_per_run = max_files_per_run;
              spec.format = Value(epoxy::ParseFileFormat(format));
              spec.paths = std::move(paths);
              spec.options = std::move(options);
@@ -185,11 +188,49 @@ PYBIND11_MODULE(_epoxy_native, m) {
              spec.group_size = group_size;
              spec.push_down_predicate = push_down_predicate;
              Check(e.RegisterFiles(name, spec));
-           })
+           },
+           py::arg("name"), py::arg("format"), py::arg("paths"), py::arg("options"), py::arg("exclusions"),
+           py::arg("recurse"), py::arg("group_size"), py::arg("push_down_predicate"),
+           py::arg("transformation_ctx") = "", py::arg("max_files_per_run") = 0)
       .def("register_catalog_table",
            [](Engine& e, const std::string& name, const std::string& db, const std::string& table,
-              const std::string& push_down, const std::string& catalog_predicate) {
-             Check(e.RegisterCatalogTable(name, db, table, push_down, catalog_predicate));
+              const std::string& push_down, const std::string& catalog_predicate, const std::string& transformation_ctx,
+              int64_t max_files_per_run) {
+             Check(e.RegisterCatalogTable(name, db, table, push_down, catalog_predicate, transformation_ctx,
+                                          max_files_per_run));
+           },
+           py::arg("name"), py::arg("database"), py::arg("table"), py::arg("push_down_predicate"),
+           py::arg("catalog_partition_predicate"), py::arg("transformation_ctx") = "", py::arg("max_files_per_run") = 0)
+      .def("job_init",
+           [](Engine& e, const std::string& job_name, const std::string& run_id, const std::string& option,
+              const std::string& from, const std::string& to, const std::string& arguments_json) {
+             epoxy::jobs::SessionOptions options;
+             options.job_name = job_name;
+             options.run_id = run_id;
+             options.bookmark_option = option;
+             options.bookmark_from = from;
+             options.bookmark_to = to;
+             options.arguments = epoxy::catalog::Json::parse(arguments_json, nullptr, false);
+             if (!options.arguments.is_object()) options.arguments = epoxy::catalog::Json::object();
+             Check(e.JobInit(options));
+             return e.session()->run_id();
+           })
+      .def("job_commit",
+           [](Engine& e) {
+             Status st;
+             {
+               py::gil_scoped_release release;
+               st = e.JobCommit();
+             }
+             Check(st);
+           })
+      .def("job_finish", [](Engine& e, bool succeeded, const std::string& message) { Check(e.JobFinish(succeeded, message)); })
+      .def("job_owns_run", [](Engine& e) { return e.session() != nullptr && e.session()->owns_run(); })
+      .def("queue_partitions",
+           [](Engine& e, const std::string& db, const std::string& table, const std::string& inputs_json) {
+             auto inputs = epoxy::catalog::Json::parse(inputs_json, nullptr, false);
+             if (!inputs.is_array()) Raise(Status::InvalidInput("partition inputs are not a JSON list"));
+             return Value(e.QueuePartitions(db, table, inputs.get<std::vector<epoxy::catalog::Json>>()));
            })
       .def("register_rows",
            [](Engine& e, const std::string& name, const std::vector<std::pair<std::string, std::string>>& fields,

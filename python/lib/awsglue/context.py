@@ -84,6 +84,15 @@ def _group_size(connection_options):
     return int(size) if size else 0
 
 
+def _max_files_per_run(options):
+    """epoxy's maxFilesPerRun, or Glue's boundedFiles: at most this many new files a run."""
+    value = options.get("maxFilesPerRun", options.get("boundedFiles", 0))
+    try:
+        return int(value or 0)
+    except (TypeError, ValueError):
+        raise ValueError("maxFilesPerRun must be a whole number, got %r" % (value,)) from None
+
+
 def _exclusions(value):
     if not value:
         return []
@@ -137,7 +146,8 @@ class GlueContext(SQLContext):
         recurse = str(connection_options.get("recurse", False)).lower() == "true"
         name = fresh_name("s3")
         register_files(name, fmt, list(paths), opts, _exclusions(connection_options.get("exclusions")), recurse,
-                       _group_size(connection_options), push_down_predicate)
+                       _group_size(connection_options), push_down_predicate, transformation_ctx,
+                       _max_files_per_run(connection_options))
         df = DataFrame._of_source(self.spark_session, name)
 
         def choices():
@@ -155,7 +165,8 @@ class GlueContext(SQLContext):
             raise ValueError("from_catalog needs database and table_name")
         additional_options = additional_options or {}
         df = table_frame(self.spark_session, "%s.%s" % (database, table_name), push_down_predicate or "",
-                         additional_options.get("catalogPartitionPredicate", ""))
+                         additional_options.get("catalogPartitionPredicate", ""), transformation_ctx,
+                         _max_files_per_run(additional_options))
         table = self._get_table(database, table_name)
         classification = table.get("Parameters", {}).get("classification", "")
         location = table.get("StorageDescriptor", {}).get("Location", "")

@@ -11,7 +11,7 @@
 
 namespace epoxy::catalog {
 
-Result<std::unique_ptr<CatalogStore>> CatalogStore::Open(const std::string& uri) {
+Result<std::string> CatalogFilePath(const std::string& uri) {
   std::string path = uri;
   if (path.empty()) {
     const char* home = std::getenv("EPOXY_HOME");
@@ -23,11 +23,20 @@ Result<std::unique_ptr<CatalogStore>> CatalogStore::Open(const std::string& uri)
     return Status::NotSupported("catalog '{}': only sqlite:///path catalogs are supported by this build", uri);
   }
   if (path.empty()) return Status::InvalidInput("catalog '{}' names no file", uri);
+  return path;
+}
+
+Result<std::unique_ptr<CatalogStore>> CatalogStore::Open(const std::string& uri) {
+  EPOXY_ASSIGN_OR_RETURN(std::string path, CatalogFilePath(uri));
   return OpenSqliteCatalog(path);
 }
 
 std::string_view GlueErrorName(const Status& status) {
-  if (status.message().rfind("CrawlerRunningException", 0) == 0) return "CrawlerRunningException";
+  // Messages may name a more precise exception in front ("ConcurrentRunsExceededException: ...").
+  for (std::string_view named : {"CrawlerRunningException", "ConcurrentRunsExceededException",
+                                 "ConcurrentModificationException", "VersionMismatchException"}) {
+    if (status.message().rfind(named, 0) == 0) return named;
+  }
   switch (status.code()) {
     case StatusCode::kNotFound: return "EntityNotFoundException";
     case StatusCode::kAlreadyExists: return "AlreadyExistsException";

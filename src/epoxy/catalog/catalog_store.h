@@ -105,6 +105,9 @@ std::string_view GlueErrorName(const Status& status);
 /// unless the message already starts with it. OK stays OK.
 Status WithGlueErrorName(const Status& status);
 
+/// The SQLite file a catalog URI names ("" is $EPOXY_HOME/catalog.db).
+Result<std::string> CatalogFilePath(const std::string& uri);
+
 /// Checks a database or table name against Glue's rules (1 to 255 characters, one line).
 Status ValidateName(std::string_view kind, const std::string& name);
 

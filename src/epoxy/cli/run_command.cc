@@ -4,6 +4,7 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -13,9 +14,14 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <random>
+#include <csignal>
 
 #include <fmt/format.h>
+
+#include "epoxy/catalog/job_store.h"
+#include "epoxy/jobs/job_definition.h"
+#include "epoxy/jobs/run_lifecycle.h"
+#include "epoxy/jobs/run_process.h"
 
 namespace epoxy::cli {
 namespace {
@@ -71,13 +77,6 @@ std::string EpoxyHome() {
   return std::string(user ? user : ".") + "/.epoxy";
 }
 
-std::string NewRunId() {
-  std::random_device device;
-  std::mt19937_64 random(device());
-  auto now = std::chrono::system_clock::now().time_since_epoch();
-  return fmt::format("jr_{:x}{:016x}", std::chrono::duration_cast<std::chrono::milliseconds>(now).count(), random());
-}
-
 void WriteAll(int fd, const char* data, size_t n) {
   while (n > 0) {
     ssize_t w = write(fd, data, n);
@@ -99,6 +98,13 @@ Result<bool> ParseRunArgs(int argc, char** argv, RunArgs* args) {
     if (!taken) break;
     ++i;
   }
+  if (i + 1 < argc && std::string_view(argv[i]) == "job" && std::string_view(argv[i + 1]) == "run") {
+    // `epoxy job run NAME [--KEY VALUE]...`: a stored job's script.
+    if (i + 2 >= argc) return Status::InvalidInput("usage: epoxy job run NAME [--KEY VALUE]...");
+    args->job = argv[i + 2];
+    for (i += 3; i < argc; ++i) args->script_args.emplace_back(argv[i]);
+    return true;
+  }
   if (i >= argc || std::string_view(argv[i]) != "run") return false;
   for (++i; i < argc; ++i) {
     EPOXY_ASSIGN_OR_RETURN(bool taken, TakeRuntimeOption(argc, argv, &i, args));
@@ -110,36 +116,46 @@ Result<bool> ParseRunArgs(int argc, char** argv, RunArgs* args) {
   return true;
 }
 
-Result<int> RunScript(const RunArgs& args) {
-  std::error_code ec;
-  if (!fs::is_regular_file(args.script, ec)) return Status::NotFound("no script at {}", args.script);
-  EPOXY_ASSIGN_OR_RETURN(std::string python_dir, PythonPackagesDir());
-  std::string interpreter = EPOXY_PYTHON_EXECUTABLE;
-  if (const char* p = std::getenv("EPOXY_PYTHON"); p != nullptr && *p != '\0') interpreter = p;
+namespace {
 
-  std::vector<std::string> argv = {interpreter, args.script};
-  bool has_job_name = false;
-  for (const auto& a : args.script_args) {
-    if (a == "--JOB_NAME" || a.rfind("--JOB_NAME=", 0) == 0) has_job_name = true;
-    argv.push_back(a);
+/// Glue's job arguments (`--KEY VALUE`, or `--KEY` alone) as a map, in the order given.
+catalog::Json ArgumentMap(const std::vector<std::string>& args) {
+  catalog::Json map = catalog::Json::object();
+  for (size_t k = 0; k < args.size(); ++k) {
+    const std::string& a = args[k];
+    if (a.rfind("--", 0) != 0) continue;  // a stray value: Glue scripts never see one
+    if (size_t eq = a.find('='); eq != std::string::npos) {
+      map[a.substr(0, eq)] = a.substr(eq + 1);
+    } else if (k + 1 < args.size() && args[k + 1].rfind("--", 0) != 0) {
+      map[a] = args[++k];
+    } else {
+      map[a] = "";
+    }
   }
-  std::string job_name = fs::path(args.script).stem().string();
-  for (size_t k = 0; k + 1 < args.script_args.size(); ++k) {
-    if (args.script_args[k] == "--JOB_NAME") job_name = args.script_args[k + 1];
-  }
-  if (!has_job_name) {  // an ad-hoc run is named after its script, as Glue requires a name
-    argv.push_back("--JOB_NAME");
-    argv.push_back(job_name);
-  }
+  return map;
+}
 
-  const std::string run_id = NewRunId();
-  fs::path log_dir = fs::path(EpoxyHome()) / "logs" / job_name;
-  fs::create_directories(log_dir, ec);
-  if (ec) return Status::IOError("cannot create the log folder {}: {}", log_dir.string(), ec.message());
-  const std::string log_path = (log_dir / (run_id + ".log")).string();
+/// The last line of a traceback ("ValueError: ..."), for the run's ErrorMessage.
+std::string LastErrorLine(const std::string& tail) {
+  size_t end = tail.find_last_not_of("\n ");
+  if (end == std::string::npos) return "";
+  size_t begin = tail.rfind('\n', end);
+  return tail.substr(begin == std::string::npos ? 0 : begin + 1, end + 1 - (begin == std::string::npos ? 0 : begin + 1));
+}
+
+struct AttemptOutcome {
+  int exit_code = 0;
+  std::string state;  // SUCCEEDED, FAILED, STOPPED, TIMEOUT
+  std::string error;
+};
+
+/// Runs one attempt's process: tees its output to the terminal and the log, beats the run's
+/// heartbeat, stops it when the run is asked to stop (epoxy run-stop) or times out.
+Result<AttemptOutcome> RunAttempt(catalog::JobStore& store, const std::string& run_id, const std::vector<std::string>& argv,
+                                  const std::string& python_dir, const std::string& job_name, const std::string& log_path,
+                                  int threads, const std::string& memory_limit, int64_t timeout_minutes) {
   int log = open(log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (log < 0) return Status::IOError("cannot create the run log {}: {}", log_path, std::strerror(errno));
-
   int out_pipe[2], err_pipe[2];
   if (pipe2(out_pipe, O_CLOEXEC) != 0 || pipe2(err_pipe, O_CLOEXEC) != 0) {
     close(log);
@@ -147,10 +163,12 @@ Result<int> RunScript(const RunArgs& args) {
   }
   std::string path_env = python_dir;
   if (const char* old = std::getenv("PYTHONPATH"); old != nullptr && *old != '\0') path_env += std::string(":") + old;
+  const pid_t runner = getpid();
 
   pid_t pid = fork();
   if (pid < 0) return Status::IOError("fork: {}", std::strerror(errno));
   if (pid == 0) {
+    prctl(PR_SET_PDEATHSIG, SIGKILL);  // the script never outlives its runner
     dup2(out_pipe[1], STDOUT_FILENO);
     dup2(err_pipe[1], STDERR_FILENO);
     setenv("PYTHONPATH", path_env.c_str(), 1);
@@ -158,10 +176,12 @@ Result<int> RunScript(const RunArgs& args) {
     setenv("EPOXY_RUN_ID", run_id.c_str(), 1);
     setenv("EPOXY_JOB_NAME", job_name.c_str(), 1);
     setenv("EPOXY_RUN_LOG", log_path.c_str(), 1);
-    if (args.threads > 0) setenv("EPOXY_THREADS", std::to_string(args.threads).c_str(), 1);
-    if (!args.memory_limit.empty()) setenv("EPOXY_MEMORY_LIMIT", args.memory_limit.c_str(), 1);
+    setenv("EPOXY_RUNNER_PID", std::to_string(runner).c_str(), 1);
+    if (threads > 0) setenv("EPOXY_THREADS", std::to_string(threads).c_str(), 1);
+    if (!memory_limit.empty()) setenv("EPOXY_MEMORY_LIMIT", memory_limit.c_str(), 1);
+    std::vector<std::string> copy = argv;
     std::vector<char*> cargv;
-    for (auto& a : argv) cargv.push_back(a.data());
+    for (auto& a : copy) cargv.push_back(a.data());
     cargv.push_back(nullptr);
     execvp(cargv[0], cargv.data());
     std::fprintf(stderr, "epoxy: error: cannot start %s: %s\n", cargv[0], std::strerror(errno));
@@ -169,17 +189,20 @@ Result<int> RunScript(const RunArgs& args) {
   }
   close(out_pipe[1]);
   close(err_pipe[1]);
-  // Tee both streams to the terminal and the log, as they come.
   pollfd fds[2] = {{out_pipe[0], POLLIN, 0}, {err_pipe[0], POLLIN, 0}};
   const int targets[2] = {STDOUT_FILENO, STDERR_FILENO};
   int open_streams = 2;
   char buffer[65536];
+  std::string err_tail;
+  using Clock = std::chrono::steady_clock;
+  const auto started = Clock::now();
+  auto last_beat = started;
+  Clock::time_point term_sent{};
+  std::string stop_reason;  // STOPPED or TIMEOUT once we asked the script to end
   while (open_streams > 0) {
-    if (poll(fds, 2, -1) < 0) {
-      if (errno == EINTR) continue;
-      break;
-    }
-    for (int k = 0; k < 2; ++k) {
+    int ready = poll(fds, 2, 1000);
+    if (ready < 0 && errno != EINTR) break;
+    for (int k = 0; ready > 0 && k < 2; ++k) {
       if (fds[k].fd < 0 || (fds[k].revents & (POLLIN | POLLHUP | POLLERR)) == 0) continue;
       ssize_t n = read(fds[k].fd, buffer, sizeof buffer);
       if (n <= 0) {
@@ -191,17 +214,135 @@ Result<int> RunScript(const RunArgs& args) {
       }
       WriteAll(targets[k], buffer, static_cast<size_t>(n));
       WriteAll(log, buffer, static_cast<size_t>(n));
+      if (k == 1) {
+        err_tail.append(buffer, static_cast<size_t>(n));
+        if (err_tail.size() > 8192) err_tail.erase(0, err_tail.size() - 4096);
+      }
+    }
+    const auto now = Clock::now();
+    if (now - last_beat >= std::chrono::seconds(1)) {
+      last_beat = now;
+      (void)store.UpdateRun(run_id, nullptr, {{"Heartbeat", jobs::NowSeconds()}});
+      if (stop_reason.empty()) {
+        auto run = store.GetRun(run_id);
+        if (run.ok() && run->run.value("JobRunState", "") == "STOPPING") stop_reason = "STOPPED";
+        if (timeout_minutes > 0 && now - started >= std::chrono::minutes(timeout_minutes)) stop_reason = "TIMEOUT";
+        if (!stop_reason.empty()) {
+          kill(pid, SIGTERM);
+          term_sent = now;
+        }
+      } else if (now - term_sent >= std::chrono::seconds(10)) {
+        kill(pid, SIGKILL);  // it ignored SIGTERM
+      }
     }
   }
   int status = 0;
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
-  int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
-  std::string summary = fmt::format("epoxy: run {} of {} {} (exit {}); log: {}\n", run_id, job_name,
-                                    code == 0 ? "succeeded" : "failed", code, log_path);
-  WriteAll(log, summary.data(), summary.size());
   close(log);
-  if (code != 0) WriteAll(STDERR_FILENO, summary.data(), summary.size());
+  AttemptOutcome outcome;
+  outcome.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+  if (!stop_reason.empty()) {
+    outcome.state = stop_reason;
+    outcome.error = stop_reason == "TIMEOUT" ? fmt::format("the run exceeded its Timeout of {} minutes", timeout_minutes)
+                                             : "the run was stopped (epoxy run-stop)";
+  } else if (outcome.exit_code == 0) {
+    outcome.state = "SUCCEEDED";
+  } else {
+    outcome.state = "FAILED";
+    outcome.error = LastErrorLine(err_tail);
+    if (outcome.error.empty()) outcome.error = fmt::format("the script exited with code {}", outcome.exit_code);
+  }
+  return outcome;
+}
+
+/// The stored job a run belongs to: the named one, or an ad-hoc job for a script run by path.
+Result<catalog::Json> JobForRun(catalog::JobStore& store, const RunArgs& args, std::string* job_name) {
+  if (!args.job.empty()) {
+    *job_name = args.job;
+    return store.GetJob(args.job);
+  }
+  auto job = store.GetJob(*job_name);
+  if (job.ok() || job.status().code() != StatusCode::kNotFound) return job;
+  std::error_code ec;
+  std::string script = fs::absolute(args.script, ec).string();
+  EPOXY_ASSIGN_OR_RETURN(catalog::Json created,
+                         jobs::JobFromInput({{"Name", *job_name}, {"Role", "epoxy-local"},
+                                             {"Command", {{"Name", "glueetl"}, {"ScriptLocation", script}}},
+                                             {"Description", "created by epoxy run for " + script}}));
+  Status st = store.CreateJob(created);
+  if (!st.ok() && st.code() != StatusCode::kAlreadyExists) return st;
+  return store.GetJob(*job_name);
+}
+
+}  // namespace
+
+Result<int> RunScript(const RunArgs& args) {
+  EPOXY_ASSIGN_OR_RETURN(std::string python_dir, PythonPackagesDir());
+  std::string interpreter = EPOXY_PYTHON_EXECUTABLE;
+  if (const char* p = std::getenv("EPOXY_PYTHON"); p != nullptr && *p != '\0') interpreter = p;
+  catalog::Json run_arguments = ArgumentMap(args.script_args);
+  std::string job_name = args.script.empty() ? args.job : fs::path(args.script).stem().string();
+  if (run_arguments.contains("--JOB_NAME") && args.job.empty()) job_name = run_arguments["--JOB_NAME"].get<std::string>();
+
+  EPOXY_ASSIGN_OR_RETURN(auto store, catalog::JobStore::Open(""));
+  EPOXY_ASSIGN_OR_RETURN(catalog::Json job, JobForRun(*store, args, &job_name));
+  std::string script = args.script;
+  if (script.empty()) script = job["Command"].value("ScriptLocation", "");
+  std::error_code ec;
+  if (!fs::is_regular_file(script, ec)) return Status::NotFound("no script at {} (job {})", script, job_name);
+  run_arguments.erase("--JOB_NAME");
+  const int threads = args.threads > 0 ? args.threads : jobs::ThreadsFor(job);
+  const int max_retries = job.value("MaxRetries", 0);
+
+  fs::path log_dir = fs::path(EpoxyHome()) / "logs" / job_name;
+  fs::create_directories(log_dir, ec);
+  if (ec) return Status::IOError("cannot create the log folder {}: {}", log_dir.string(), ec.message());
+
+  std::string first_id, previous_id;
+  int code = 0;
+  for (int attempt = 0; attempt <= max_retries; ++attempt) {
+    jobs::RunStart start;
+    start.job_name = job_name;
+    start.arguments = run_arguments;
+    start.attempt = attempt;
+    start.previous_run_id = previous_id;
+    if (attempt > 0) start.run_id = fmt::format("{}_attempt_{}", first_id, attempt);
+    const std::string run_id = start.run_id.empty() ? jobs::NewRunId() : start.run_id;
+    start.run_id = run_id;
+    start.log_path = (log_dir / (run_id + ".log")).string();
+    EPOXY_ASSIGN_OR_RETURN(catalog::StoredRun run, jobs::StartRun(*store, job, start));
+    if (first_id.empty()) first_id = run_id;
+    // The script sees the run's arguments (the job's defaults with these over them), as in Glue.
+    std::vector<std::string> argv = {interpreter, script, "--JOB_NAME", job_name, "--JOB_RUN_ID", run_id};
+    for (const auto& [key, value] : run.run["Arguments"].items()) {
+      if (key == "--JOB_NAME" || key == "--JOB_RUN_ID") continue;
+      argv.push_back(key);
+      if (!value.get<std::string>().empty()) argv.push_back(value.get<std::string>());
+    }
+    EPOXY_ASSIGN_OR_RETURN(AttemptOutcome outcome,
+                           RunAttempt(*store, run_id, argv, python_dir, job_name, start.log_path, threads,
+                                      args.memory_limit, run.run.value("Timeout", int64_t{0})));
+    Status finished = jobs::FinishRun(*store, run_id, outcome.state, outcome.error);
+    auto final_run = store->GetRun(run_id);
+    std::string state = final_run.ok() ? final_run->run.value("JobRunState", outcome.state) : outcome.state;
+    code = outcome.exit_code != 0 ? outcome.exit_code : (state == "SUCCEEDED" ? 0 : 1);
+    std::string summary = fmt::format("epoxy: run {} of {} {}{} (exit {}); log: {}\n", run_id, job_name, state,
+                                      attempt > 0 ? fmt::format(" (attempt {})", attempt) : "", code, start.log_path);
+    if (!finished.ok()) summary += fmt::format("epoxy: error: finishing the run: {}\n", finished.message());
+    if (final_run.ok() && state != "SUCCEEDED") {
+      summary += fmt::format("epoxy: {}\n", final_run->run.value("ErrorMessage", ""));
+    }
+    int log = open(start.log_path.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
+    if (log >= 0) {
+      WriteAll(log, summary.data(), summary.size());
+      close(log);
+    }
+    if (state != "SUCCEEDED") WriteAll(STDERR_FILENO, summary.data(), summary.size());
+    if (!finished.ok()) return finished;
+    if (state != "FAILED") break;  // stopped and timed-out runs are not retried
+    previous_id = run_id;
+  }
   return code;
 }
 

@@ -6,8 +6,10 @@
 
 #include <chrono>
 #include <random>
+#include <set>
 #include <unordered_map>
 
+#include "epoxy/common/crash_point.h"
 #include "epoxy/vector/take.h"
 
 namespace epoxy::exec {
@@ -136,7 +138,8 @@ Status DatasetWriter::WriteGroup(const std::string& relative_dir, const BatchPtr
       auto f = std::make_unique<OpenFile>();
       std::string name = fmt::format("part-{:05}-{}.{}", next_file_++, options_.write_id, OutputExtension(options_.format));
       f->final_path = options_.path + "/" + relative_dir + name;
-      f->staged = local_ ? staging_ + "/" + relative_dir + name : f->final_path;  // S3: the final key directly
+      // S3 writes straight to the final key, unless a job run publishes it later.
+      f->staged = local_ || options_.defer_publish ? staging_ + "/" + relative_dir + name : f->final_path;
       OutputFileOptions file_options = options_.file;
       file_options.row_group_bytes = std::min(file_options.row_group_bytes, options_.target_file_bytes);
       EPOXY_ASSIGN_OR_RETURN(f->file, OutputFile::Open(options_.format, f->staged, file_schema_, file_options));
@@ -172,6 +175,7 @@ Status DatasetWriter::CloseFile(const std::string& relative_dir) {
   open_.erase(it);
   result_.rows += f->file->rows();
   EPOXY_RETURN_NOT_OK(f->file->Close());
+  CrashPoint("output_file");
   return Status::OK();
 }
 
@@ -181,41 +185,94 @@ Status DatasetWriter::EndGroup() {
 }
 
 Result<WriteResult> DatasetWriter::Commit() {
-  EPOXY_RETURN_NOT_OK(EndGroup());
+  EPOXY_ASSIGN_OR_RETURN(StagedWrite staged, Stage());
   if (skip_) return result_;
-  if (options_.mode == SaveMode::kOverwrite) {
-    // The old contents go just before the new files are published.
-    EPOXY_ASSIGN_OR_RETURN(auto old, fs_->ListFiles(options_.path, true));
-    std::string staging_prefix = options_.path + "/_temporary/";
-    for (const auto& f : old) {
-      if (f.path.rfind(staging_prefix, 0) == 0) continue;
-      if (!local_ && std::any_of(written_.begin(), written_.end(), [&](const auto& w) { return w.second == f.path; })) continue;
-      EPOXY_RETURN_NOT_OK(fs_->DeleteFile(f.path));
+  if (!local_ && !options_.defer_publish) {
+    // On S3 the files are at their keys already: the old contents go, and a manifest lists them.
+    if (staged.replace) {
+      EPOXY_ASSIGN_OR_RETURN(auto old, fs_->ListFiles(options_.path, true));
+      for (const auto& f : old) {
+        bool ours = std::any_of(staged.files.begin(), staged.files.end(), [&](const auto& w) { return w.second == f.path; });
+        if (!ours && f.path.rfind(options_.path + "/_temporary/", 0) != 0) EPOXY_RETURN_NOT_OK(fs_->DeleteFile(f.path));
+      }
     }
-  }
-  std::string manifest = "{\"write_id\":\"" + options_.write_id + "\",\"files\":[";
-  for (size_t i = 0; i < written_.size(); ++i) {
-    const auto& [staged, final_path] = written_[i];
-    if (local_) {
-      EPOXY_RETURN_NOT_OK(fs_->CreateDirs(final_path.substr(0, final_path.rfind('/'))));
-      EPOXY_RETURN_NOT_OK(fs_->Rename(staged, final_path));
+    std::string manifest = "{\"write_id\":\"" + options_.write_id + "\",\"files\":[";
+    for (size_t i = 0; i < staged.files.size(); ++i) {
+      const std::string& final_path = staged.files[i].second;
+      EPOXY_ASSIGN_OR_RETURN(FileInfo info, fs_->GetFileInfo(final_path));
+      result_.bytes += info.size;
+      result_.files.push_back(final_path);
+      manifest += fmt::format("{}\"{}\"", i > 0 ? "," : "", final_path);
     }
-    EPOXY_ASSIGN_OR_RETURN(FileInfo info, fs_->GetFileInfo(final_path));
-    result_.bytes += info.size;
-    result_.files.push_back(final_path);
-    manifest += fmt::format("{}\"{}\"", i > 0 ? "," : "", final_path);
-  }
-  manifest += "]}";
-  if (local_) {
-    EPOXY_RETURN_NOT_OK(fs_->DeleteDirRecursive(staging_));
-    // The shared _temporary folder goes too when no other write is using it.
-    auto others = fs_->ListSubdirs(options_.path + "/_temporary");
-    if (others.ok() && others->empty()) (void)fs_->DeleteDirRecursive(options_.path + "/_temporary");
-  } else {
+    manifest += "]}";
     EPOXY_RETURN_NOT_OK(WriteWholeFile(*fs_, options_.path + "/_epoxy_manifests/" + options_.write_id + ".json", manifest));
+    return result_;
   }
-  written_.clear();
+  EPOXY_ASSIGN_OR_RETURN(WriteResult published, PublishStaged(staged));
+  result_.bytes = published.bytes;
+  result_.files = std::move(published.files);
   return result_;
+}
+
+Result<StagedWrite> DatasetWriter::Stage() {
+  EPOXY_RETURN_NOT_OK(EndGroup());
+  StagedWrite staged;
+  staged.path = options_.path;
+  staged.write_id = options_.write_id;
+  staged.staging = staging_;
+  staged.files = std::move(written_);
+  staged.replace = options_.mode == SaveMode::kOverwrite && !skip_;
+  staged.rows = result_.rows;
+  written_.clear();
+  return staged;
+}
+
+Result<WriteResult> PublishStaged(const StagedWrite& staged) {
+  EPOXY_ASSIGN_OR_RETURN(auto fs, FileSystemFor(staged.path));
+  WriteResult result;
+  result.rows = staged.rows;
+  std::set<std::string> finals;
+  for (const auto& file : staged.files) finals.insert(file.second);
+  if (staged.replace) {
+    // The old contents go just before the new files are published (a rerun keeps the new ones).
+    auto old = fs->ListFiles(staged.path, true);
+    if (old.ok()) {
+      const std::string staging_prefix = staged.path + "/_temporary/";
+      for (const auto& f : *old) {
+        if (f.path.rfind(staging_prefix, 0) == 0 || finals.count(f.path) > 0) continue;
+        EPOXY_RETURN_NOT_OK(fs->DeleteFile(f.path));
+      }
+    }
+  }
+  for (const auto& [staged_path, final_path] : staged.files) {
+    auto moved = fs->GetFileInfo(final_path);
+    if (!moved.ok()) {
+      EPOXY_RETURN_NOT_OK(fs->CreateDirs(final_path.substr(0, final_path.rfind('/'))));
+      EPOXY_RETURN_NOT_OK(fs->Rename(staged_path, final_path));
+      EPOXY_ASSIGN_OR_RETURN(moved, fs->GetFileInfo(final_path));
+    }
+    result.bytes += moved->size;
+    result.files.push_back(final_path);
+  }
+  EPOXY_RETURN_NOT_OK(fs->DeleteDirRecursive(staged.staging));
+  // The shared _temporary folder goes too when no other write is using it.
+  auto others = fs->ListSubdirs(staged.path + "/_temporary");
+  if (others.ok() && others->empty()) (void)fs->DeleteDirRecursive(staged.path + "/_temporary");
+  return result;
+}
+
+Status RemoveStaged(const StagedWrite& staged) {
+  EPOXY_ASSIGN_OR_RETURN(auto fs, FileSystemFor(staged.path));
+  for (const auto& [staged_path, final_path] : staged.files) {
+    for (const std::string& p : {staged_path, final_path}) {
+      Status st = fs->DeleteFile(p);
+      if (!st.ok() && st.code() != StatusCode::kNotFound) return st;
+    }
+  }
+  EPOXY_RETURN_NOT_OK(fs->DeleteDirRecursive(staged.staging));
+  auto others = fs->ListSubdirs(staged.path + "/_temporary");
+  if (others.ok() && others->empty()) (void)fs->DeleteDirRecursive(staged.path + "/_temporary");
+  return Status::OK();
 }
 
 Status DatasetWriter::Abort() {

@@ -27,7 +27,12 @@ struct DatasetWriteOptions {
   SaveMode mode = SaveMode::kErrorIfExists;
   std::string write_id;                     // in every file name; random when empty
   int max_open_files = 64;                  // beyond this, the least recently written is closed
+  /// A job run's write: Stage() instead of Commit() leaves every file staged (on S3 too, under
+  /// `_temporary/<write id>/`) for the run's commit to publish with PublishStaged.
+  bool defer_publish = false;
 };
+
+
 
 struct WriteResult {
   std::vector<std::string> files;  // published paths
@@ -35,6 +40,23 @@ struct WriteResult {
   int64_t bytes = 0;
   bool skipped = false;  // SaveMode kIgnore and the path existed
 };
+
+/// A write whose files are staged and not yet visible: what PublishStaged makes visible.
+struct StagedWrite {
+  std::string path;      // the output folder
+  std::string write_id;
+  std::string staging;   // <path>/_temporary/<write id>
+  std::vector<std::pair<std::string, std::string>> files;  // (staged path, final path)
+  bool replace = false;  // SaveMode kOverwrite: the folder's other files go when this is published
+  int64_t rows = 0;
+};
+
+/// Makes a staged write visible: removes what it replaces, moves each staged file to its final
+/// name, removes the staging folder. Idempotent: a file already moved is skipped, so a publish
+/// cut short by a crash is finished by running it again.
+Result<WriteResult> PublishStaged(const StagedWrite& staged);
+/// Removes a staged write's files (published or not) and its staging folder. Idempotent.
+Status RemoveStaged(const StagedWrite& staged);
 
 /// A random 16-hex-digit id for one write.
 std::string NewWriteId();
@@ -58,6 +80,8 @@ class DatasetWriter {
   /// files are already at their keys and a manifest listing them is written. Overwrite removes
   /// the old contents first.
   Result<WriteResult> Commit();
+  /// Closes every file and hands them over staged (defer_publish), unpublished.
+  Result<StagedWrite> Stage();
   /// Removes everything this write produced.
   Status Abort();
 

@@ -58,23 +58,46 @@ Result<RunMetrics> Execute(const plan::PlanPtr& plan, const BatchSink& sink, con
   return metrics;
 }
 
+namespace {
+
+/// Runs `plan` into `writer`, aborting it when the run fails.
+Result<RunMetrics> RunIntoWriter(const plan::PlanPtr& plan, DatasetWriter& writer, ExecOptions options) {
+  options.on_group_end = [&writer] { return writer.EndGroup(); };
+  auto metrics = Execute(plan, [&](const BatchPtr& batch) { return writer.Write(batch); }, options);
+  if (!metrics.ok()) (void)writer.Abort();
+  return metrics;
+}
+
+}  // namespace
+
 Result<std::pair<WriteResult, RunMetrics>> ExecuteIntoDataset(const plan::PlanPtr& plan,
                                                               const DatasetWriteOptions& write, ExecOptions options) {
   EPOXY_ASSIGN_OR_RETURN(auto writer, DatasetWriter::Open(write, plan->schema));
-  options.on_group_end = [&writer] { return writer->EndGroup(); };
-  auto metrics = Execute(plan, [&](const BatchPtr& batch) { return writer->Write(batch); }, options);
-  if (!metrics.ok()) {
-    (void)writer->Abort();
-    return metrics.status();
-  }
+  EPOXY_ASSIGN_OR_RETURN(RunMetrics metrics, RunIntoWriter(plan, *writer, std::move(options)));
   auto result = writer->Commit();
   if (!result.ok()) {
     (void)writer->Abort();
     return result.status();
   }
-  metrics->output_files = static_cast<int64_t>(result->files.size());
-  metrics->output_bytes = result->bytes;
-  return std::make_pair(std::move(*result), std::move(*metrics));
+  metrics.output_files = static_cast<int64_t>(result->files.size());
+  metrics.output_bytes = result->bytes;
+  return std::make_pair(std::move(*result), std::move(metrics));
+}
+
+Result<std::pair<StagedWrite, RunMetrics>> ExecuteIntoStagedDataset(const plan::PlanPtr& plan,
+                                                                    const DatasetWriteOptions& write,
+                                                                    ExecOptions options) {
+  DatasetWriteOptions deferred = write;
+  deferred.defer_publish = true;
+  EPOXY_ASSIGN_OR_RETURN(auto writer, DatasetWriter::Open(deferred, plan->schema));
+  EPOXY_ASSIGN_OR_RETURN(RunMetrics metrics, RunIntoWriter(plan, *writer, std::move(options)));
+  auto staged = writer->Stage();
+  if (!staged.ok()) {
+    (void)writer->Abort();
+    return staged.status();
+  }
+  metrics.output_files = static_cast<int64_t>(staged->files.size());
+  return std::make_pair(std::move(*staged), std::move(metrics));
 }
 
 }  // namespace epoxy::exec

@@ -34,6 +34,12 @@ Result<std::pair<WriteResult, RunMetrics>> ExecuteIntoDataset(const plan::PlanPt
                                                               const DatasetWriteOptions& write,
                                                               ExecOptions options = {});
 
+/// Runs `plan` into a dataset whose files stay staged (a job run's write, published by its
+/// commit); a failed run removes them.
+Result<std::pair<StagedWrite, RunMetrics>> ExecuteIntoStagedDataset(const plan::PlanPtr& plan,
+                                                                    const DatasetWriteOptions& write,
+                                                                    ExecOptions options = {});
+
 /// The plan as Execute runs it (after pushdown).
 plan::PlanPtr Optimize(const plan::PlanPtr& plan);
 

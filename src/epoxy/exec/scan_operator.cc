@@ -38,6 +38,20 @@ Result<std::vector<plan::PartitionDir>> CatalogPartitions(catalog::CatalogStore&
   return out;
 }
 
+/// Whether `path` lies in a folder below `root` whose name starts with `_` or `.` (a write's
+/// `_temporary` staging, `.hidden`), which Spark's readers skip too.
+bool InHiddenFolder(const std::string& path, const std::string& root) {
+  if (path.size() <= root.size() || path.compare(0, root.size(), root) != 0) return false;
+  size_t slash = path.find('/', root.size());
+  while (slash != std::string::npos) {
+    size_t next = path.find('/', slash + 1);
+    if (next == std::string::npos) break;  // the file's own name: IsDataFile's part
+    if (slash + 1 < path.size() && (path[slash + 1] == '_' || path[slash + 1] == '.')) return true;
+    slash = next;
+  }
+  return false;
+}
+
 class ScanOperator final : public BatchSource {
  public:
   ScanOperator(plan::PlanPtr node, ExecContext* context, std::vector<bool> needed)
@@ -222,10 +236,14 @@ class ScanOperator final : public BatchSource {
       return listed.status();
     }
     for (auto& f : *listed) {
-      if (!plan::IsDataFile(f)) continue;
+      if (!plan::IsDataFile(f) || InHiddenFolder(f.path, partition.path)) continue;
       ++files_listed_;
       bytes_listed_ += f.size;
       files.push_back(std::move(f));
+    }
+    if (node_->source.file_selector != nullptr) {
+      std::sort(files.begin(), files.end(), [](const FileInfo& a, const FileInfo& b) { return a.path < b.path; });
+      EPOXY_ASSIGN_OR_RETURN(files, node_->source.file_selector->Select(partition.path, std::move(files)));
     }
     if (files.empty()) return Status::OK();
     EPOXY_ASSIGN_OR_RETURN(reader_, node_->source.format == FileFormat::kParquet

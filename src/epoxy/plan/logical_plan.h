@@ -25,6 +25,15 @@ struct PartitionDir {
 
 /// Where a scan reads: a folder (or file, or glob) of one format, or a catalog table's location.
 /// Partition keys come from `key=value` folders below the root (or from the catalog table).
+/// Chooses which of a folder's listed data files a scan reads: a job bookmark's delta.
+/// Thread-safe; a folder asked twice in one run gets the same answer.
+class FileSelector {
+ public:
+  virtual ~FileSelector() = default;
+  /// `files` were listed below `folder` (a partition's folder, or the source's root).
+  virtual Result<std::vector<FileInfo>> Select(const std::string& folder, std::vector<FileInfo> files) = 0;
+};
+
 struct ScanSource {
   FileFormat format = FileFormat::kParquet;
   std::string root;            // folder, file or glob
@@ -46,6 +55,8 @@ struct ScanSource {
   std::string catalog_partition_predicate;
   /// A folder's partitions as found while resolving it, so the scan need not walk them again.
   std::vector<PartitionDir> discovered;
+  /// A job bookmark: chooses which listed files are read (null: all of them).
+  std::shared_ptr<FileSelector> file_selector;
 };
 
 struct PlanNode;

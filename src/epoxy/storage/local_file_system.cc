@@ -30,9 +30,12 @@ FileInfo InfoFromStat(const std::string& path, const struct stat& st) {
   info.size = st.st_size;
   info.mtime_ns = static_cast<int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
   info.is_dir = S_ISDIR(st.st_mode);
-  // Size, mtime and inode change whenever the content is replaced or rewritten.
-  info.etag = fmt::format("{:x}-{:x}-{:x}", static_cast<uint64_t>(st.st_size),
-                          static_cast<uint64_t>(info.mtime_ns), static_cast<uint64_t>(st.st_ino));
+  // Size, mtime, inode and ctime: a rewrite changes one of them, even one that restores the
+  // old size and mtime (ctime cannot be set back).
+  const int64_t ctime_ns = static_cast<int64_t>(st.st_ctim.tv_sec) * 1000000000 + st.st_ctim.tv_nsec;
+  info.etag = fmt::format("{:x}-{:x}-{:x}-{:x}", static_cast<uint64_t>(st.st_size),
+                          static_cast<uint64_t>(info.mtime_ns), static_cast<uint64_t>(st.st_ino),
+                          static_cast<uint64_t>(ctime_ns));
   return info;
 }
 

@@ -23,14 +23,15 @@ def _paths(path):
     return [str(path)]
 
 
-def register_files(name, fmt, paths, options, exclusions=(), recurse=True, group_size=0, push_down_predicate=""):
+def register_files(name, fmt, paths, options, exclusions=(), recurse=True, group_size=0, push_down_predicate="",
+                   transformation_ctx="", max_files_per_run=0):
     """A file source under `name` in the engine (Glue's connection and format options)."""
     if fmt in ("orc", "avro", "xml", "ion", "grokLog"):
         raise PySparkNotImplementedError("the %s format is not supported by epoxy yet (csv, json, parquet are)" % fmt)
     if fmt == "text":
         raise PySparkNotImplementedError("the text format is not supported by epoxy yet (csv, json, parquet are)")
     call_engine(engine().register_files, name, fmt, paths, {k: str(v) for k, v in options.items()}, list(exclusions),
-                recurse, group_size, push_down_predicate or "")
+                recurse, group_size, push_down_predicate or "", transformation_ctx or "", int(max_files_per_run or 0))
 
 
 class DataFrameReader:
@@ -140,7 +141,8 @@ class DataFrameReader:
         raise PySparkNotImplementedError("spark.read.jdbc is not supported by epoxy yet")
 
 
-def table_frame(session, table_name, push_down_predicate="", catalog_predicate=""):
+def table_frame(session, table_name, push_down_predicate="", catalog_predicate="", transformation_ctx="",
+                max_files_per_run=0):
     """A catalog table (or a temp view) as a DataFrame; names without a database are in `default`."""
     if "." not in table_name and engine().has_view(table_name) and not push_down_predicate:
         return DataFrame._of_source(session, table_name)
@@ -148,7 +150,7 @@ def table_frame(session, table_name, push_down_predicate="", catalog_predicate="
     db = db or session._current_database
     name = fresh_name("table")
     call_engine(engine().register_catalog_table, name, db.strip("`"), table.strip("`"), push_down_predicate,
-                catalog_predicate)
+                catalog_predicate, transformation_ctx or "", int(max_files_per_run or 0))
     return DataFrame._of_source(session, name)
 
 
@@ -369,5 +371,6 @@ def register_partitions(db, table, location, files, fmt):
         inputs.append({"Values": values, "StorageDescriptor": {
             "Location": root + folder, "InputFormat": input_format, "OutputFormat": output_format,
             "SerdeInfo": {"SerializationLibrary": serde, "Parameters": {}}}})
-    if inputs:
+    import json
+    if inputs and not call_engine(engine().queue_partitions, db, table, json.dumps(inputs)):
         catalog_call("batch_create_partition", DatabaseName=db, TableName=table, PartitionInputList=inputs)

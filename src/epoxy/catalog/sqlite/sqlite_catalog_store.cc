@@ -13,13 +13,13 @@
 #include <nlohmann/json.hpp>
 
 #include "epoxy/catalog/partition_expression.h"
+#include "epoxy/catalog/sqlite/sqlite_statement_internal.h"
 #include "epoxy/types/data_type.h"
 
 namespace epoxy::catalog {
 namespace {
 
-constexpr int kSchemaVersion = 3;
-constexpr int kMaxPartitionKeys = 10;
+constexpr int kSchemaVersion = 4;
 
 const char* kMigrations[] = {
     // version 1
@@ -39,6 +39,8 @@ const char* kMigrations[] = {
        CREATE TABLE crawled_folders(crawler TEXT NOT NULL, folder TEXT NOT NULL, PRIMARY KEY(crawler, folder));)",
     // version 3: custom classifiers
     R"(CREATE TABLE classifiers(name TEXT PRIMARY KEY, doc TEXT NOT NULL);)",
+    // version 4: jobs, runs and bookmarks (see job_store.h)
+    kJobTablesMigration,
 };
 
 double Now() {
@@ -76,44 +78,6 @@ Result<std::string> DecodeToken(const std::string& token) {
   }
   return out;
 }
-
-/// A prepared statement that finalizes itself.
-class Stmt {
- public:
-  Stmt(sqlite3* db, const std::string& sql) : db_(db) { rc_ = sqlite3_prepare_v2(db, sql.c_str(), -1, &stmt_, nullptr); }
-  ~Stmt() { sqlite3_finalize(stmt_); }
-  Stmt(const Stmt&) = delete;
-  Stmt& operator=(const Stmt&) = delete;
-
-  Status ok() const {
-    if (rc_ == SQLITE_OK) return Status::OK();
-    return Status::Internal("catalog query failed to prepare: {}", sqlite3_errmsg(db_));
-  }
-  Stmt& Bind(int i, const std::string& v) {
-    sqlite3_bind_text(stmt_, i, v.c_str(), static_cast<int>(v.size()), SQLITE_TRANSIENT);
-    return *this;
-  }
-  Stmt& Bind(int i, int64_t v) {
-    sqlite3_bind_int64(stmt_, i, v);
-    return *this;
-  }
-  Stmt& BindNull(int i) {
-    sqlite3_bind_null(stmt_, i);
-    return *this;
-  }
-  /// SQLITE_ROW, SQLITE_DONE, or an error code.
-  int Step() { return sqlite3_step(stmt_); }
-  std::string Text(int col) const {
-    const unsigned char* t = sqlite3_column_text(stmt_, col);
-    return t ? std::string(reinterpret_cast<const char*>(t), static_cast<size_t>(sqlite3_column_bytes(stmt_, col))) : "";
-  }
-  int64_t Int(int col) const { return sqlite3_column_int64(stmt_, col); }
-
- private:
-  sqlite3* db_;
-  sqlite3_stmt* stmt_ = nullptr;
-  int rc_;
-};
 
 class SqliteCatalogStore final : public CatalogStore {
  public:
@@ -348,18 +312,7 @@ class SqliteCatalogStore final : public CatalogStore {
         doc["TableName"] = tbl;
         doc["CreationTime"] = now;
         if (!doc.contains("Parameters")) doc["Parameters"] = Json::object();
-        Stmt row(db_, "INSERT INTO partitions(db, tbl, vals, doc, v0, v1, v2, v3, v4, v5, v6, v7, v8, v9) "
-                      "VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
-        EPOXY_RETURN_NOT_OK(row.ok());
-        row.Bind(1, db).Bind(2, tbl).Bind(3, values.dump()).Bind(4, doc.dump());
-        for (int k = 0; k < kMaxPartitionKeys; ++k) {
-          if (static_cast<size_t>(k) < values.size()) {
-            row.Bind(5 + k, values[k].get<std::string>());
-          } else {
-            row.BindNull(5 + k);
-          }
-        }
-        int rc = row.Step();
+        EPOXY_ASSIGN_OR_RETURN(int rc, InsertPartitionRow(db_, db, tbl, values, doc));
         if (rc == SQLITE_CONSTRAINT) {
           fail("AlreadyExistsException", "partition already exists");
         } else if (rc != SQLITE_DONE) {
@@ -770,6 +723,22 @@ class SqliteCatalogStore final : public CatalogStore {
 };
 
 }  // namespace
+
+Result<int> InsertPartitionRow(sqlite3* db, const std::string& database, const std::string& table, const Json& values,
+                               const Json& doc) {
+  Stmt row(db, "INSERT INTO partitions(db, tbl, vals, doc, v0, v1, v2, v3, v4, v5, v6, v7, v8, v9) "
+               "VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+  EPOXY_RETURN_NOT_OK(row.ok());
+  row.Bind(1, database).Bind(2, table).Bind(3, values.dump()).Bind(4, doc.dump());
+  for (int k = 0; k < kMaxPartitionKeys; ++k) {
+    if (static_cast<size_t>(k) < values.size()) {
+      row.Bind(5 + k, values[k].get<std::string>());
+    } else {
+      row.BindNull(5 + k);
+    }
+  }
+  return row.Step();
+}
 
 Result<std::unique_ptr<CatalogStore>> OpenSqliteCatalog(const std::string& path) {
   std::error_code ec;
