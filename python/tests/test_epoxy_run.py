@@ -27,7 +27,7 @@ def test_a_failing_script_exits_non_zero_with_its_traceback(run_script):
     result = run_script("def f():\n    raise ValueError('broken input')\nf()\n")
     assert result.returncode == 1
     assert "Traceback" in result.stderr and "ValueError: broken input" in result.stderr
-    assert "failed (exit 1)" in result.stderr
+    assert "FAILED (exit 1)" in result.stderr
 
 
 def test_engine_errors_reach_the_script(run_script):

@@ -8,6 +8,7 @@
 #include "epoxy/cli/catalog_command.h"
 #include "epoxy/cli/classifier_command.h"
 #include "epoxy/cli/crawl_command.h"
+#include "epoxy/cli/job_command.h"
 #include "epoxy/cli/read_command.h"
 #include "epoxy/cli/run_command.h"
 #include "epoxy/cli/sql_command.h"
@@ -65,6 +66,7 @@ int main(int argc, char** argv) {
 
   CLI::App app{"epoxy: a self-hosted, AWS Glue compatible ETL engine\n"
                "  epoxy run SCRIPT.py [--JOB_NAME NAME] [--KEY VALUE]...   run a Glue job script (see the README)\n"
+               "  epoxy job run NAME [--KEY VALUE]...   run a stored job's script\n"
                "  epoxy python-path   the folder to put on PYTHONPATH to run job scripts with python3"};
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string("epoxy ") + EPOXY_VERSION);
@@ -203,6 +205,46 @@ int main(int argc, char** argv) {
   classifier->add_option("--catalog", classifier_args.catalog, "sqlite:///path/catalog.db (default: $EPOXY_HOME/catalog.db)");
   AddRuntimeOptions(classifier, &runtime);
 
+  epoxy::cli::JobArgs job_args;
+  CLI::App* job = app.add_subcommand("job", "job definitions: create, update, show, list, delete (run: epoxy job run NAME)");
+  job->add_option("action", job_args.action, "create | update | show | list | delete")->required();
+  job->add_option("name", job_args.name, "the job");
+  job->add_option("--definition", job_args.definition, "a CreateJob JSON document, or @file holding one");
+  job->add_option("--script", job_args.script, "the script (Command.ScriptLocation)");
+  job->add_option("--role", job_args.role, "Role (kept for Glue compatibility)");
+  job->add_option("--command-name", job_args.command_name, "glueetl (default) or pythonshell");
+  job->add_option("--default-arguments", job_args.default_arguments, "DefaultArguments as a JSON map");
+  job->add_option("--non-overridable-arguments", job_args.non_overridable_arguments, "NonOverridableArguments as a JSON map");
+  job->add_option("--max-concurrent-runs", job_args.max_concurrent_runs, "ExecutionProperty.MaxConcurrentRuns (default 1)");
+  job->add_option("--max-retries", job_args.max_retries, "MaxRetries: new attempts after a failed run (default 0)");
+  job->add_option("--timeout", job_args.timeout, "Timeout in minutes (default 480)");
+  job->add_option("--worker-type", job_args.worker_type, "WorkerType (G.1X = 4 threads a worker, ...)");
+  job->add_option("--number-of-workers", job_args.number_of_workers, "NumberOfWorkers");
+  job->add_option("--glue-version", job_args.glue_version, "GlueVersion (default 5.0)");
+  job->add_option("--tags", job_args.tags, "Tags as a JSON map");
+  job->add_flag("--json", job_args.json, "print JSON");
+
+  epoxy::cli::RunsArgs runs_args;
+  CLI::App* runs = app.add_subcommand("runs", "a job's runs, newest first (GetJobRuns with --json)");
+  runs->add_option("job", runs_args.target, "the job")->required();
+  runs->add_option("--max", runs_args.max_results, "at most this many runs");
+  runs->add_flag("--json", runs_args.json, "print the GetJobRuns response");
+  epoxy::cli::RunsArgs run_show_args;
+  CLI::App* run_show = app.add_subcommand("run-show", "one run: its JobRun, metrics, sources, sinks and outputs");
+  run_show->add_option("run_id", run_show_args.target, "the run's id")->required();
+  epoxy::cli::RunsArgs run_stop_args;
+  CLI::App* run_stop = app.add_subcommand("run-stop", "stops a run (it ends STOPPED, publishing nothing it did not commit)");
+  run_stop->add_option("run_id", run_stop_args.target, "the run's id")->required();
+
+  epoxy::cli::BookmarkArgs bookmark_args;
+  CLI::App* bookmark = app.add_subcommand("bookmark", "a job's bookmark: show JOB, reset JOB [--run-id ID] [--retract-outputs]");
+  bookmark->add_option("action", bookmark_args.action, "show | reset")->required();
+  bookmark->add_option("job", bookmark_args.job, "the job")->required();
+  bookmark->add_option("--run-id", bookmark_args.run_id, "reset: rewind to the state after this run");
+  bookmark->add_flag("--retract-outputs", bookmark_args.retract_outputs,
+                     "reset: also remove the outputs of the runs the bookmark forgets");
+  bookmark->add_flag("--json", bookmark_args.json, "show: print the GetJobBookmark response");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -239,6 +281,19 @@ int main(int argc, char** argv) {
     result = epoxy::cli::RunSql(sql_args);
   } else if (*classifier) {
     result = epoxy::cli::RunClassifierCommand(classifier_args);
+  } else if (*job) {
+    result = epoxy::cli::RunJobCommand(job_args);
+  } else if (*runs) {
+    runs_args.action = "runs";
+    result = epoxy::cli::RunRunsCommand(runs_args);
+  } else if (*run_show) {
+    run_show_args.action = "show";
+    result = epoxy::cli::RunRunsCommand(run_show_args);
+  } else if (*run_stop) {
+    run_stop_args.action = "stop";
+    result = epoxy::cli::RunRunsCommand(run_stop_args);
+  } else if (*bookmark) {
+    result = epoxy::cli::RunBookmarkCommand(bookmark_args);
   }
   if (!result.ok()) return Fail(result.status());
   return *result;

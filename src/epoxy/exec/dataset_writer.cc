@@ -250,6 +250,7 @@ Result<WriteResult> PublishStaged(const StagedWrite& staged) {
       EPOXY_RETURN_NOT_OK(fs->CreateDirs(final_path.substr(0, final_path.rfind('/'))));
       EPOXY_RETURN_NOT_OK(fs->Rename(staged_path, final_path));
       EPOXY_ASSIGN_OR_RETURN(moved, fs->GetFileInfo(final_path));
+      CrashPoint("publish");
     }
     result.bytes += moved->size;
     result.files.push_back(final_path);

@@ -4,6 +4,7 @@
 // partition columns and applies the pushed row filter.
 #include <nlohmann/json.hpp>
 
+#include "epoxy/common/crash_point.h"
 #include "epoxy/exec/operator.h"
 #include "epoxy/expr/cast.h"
 #include "epoxy/expr/evaluator.h"
@@ -249,6 +250,7 @@ class ScanOperator final : public BatchSource {
     EPOXY_ASSIGN_OR_RETURN(reader_, node_->source.format == FileFormat::kParquet
                                         ? parquet::MakeParquetReader(std::move(files), read_, statistics_)
                                         : MakeRecordReader(node_->source.format, std::move(files), read_));
+    CrashPoint("read");
     return Status::OK();
   }
 

@@ -87,7 +87,8 @@ Json RunArguments(const Json& job, const Json& run_arguments) {
   if (run_arguments.is_object()) {
     for (const auto& [k, v] : run_arguments.items()) args[k] = v;
   }
-  for (const auto& [k, v] : job.value("NonOverridableArguments", Json::object()).items()) args[k] = v;
+  const Json fixed = job.value("NonOverridableArguments", Json::object());
+  for (const auto& [k, v] : fixed.items()) args[k] = v;
   return args;
 }
 

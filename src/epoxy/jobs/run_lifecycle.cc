@@ -55,7 +55,6 @@ Status PublishOutputs(const Json& outputs) {
   for (const auto& entry : outputs) {
     EPOXY_ASSIGN_OR_RETURN(exec::StagedWrite staged, StagedFromJson(entry));
     EPOXY_RETURN_NOT_OK(exec::PublishStaged(staged).status());
-    CrashPoint("publish");
   }
   return Status::OK();
 }

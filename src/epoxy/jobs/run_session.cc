@@ -187,7 +187,6 @@ Status RunSession::Commit() {
   for (const auto& entry : staged_) {
     EPOXY_ASSIGN_OR_RETURN(exec::StagedWrite staged, StagedFromJson(entry));
     EPOXY_RETURN_NOT_OK(exec::PublishStaged(staged).status());
-    CrashPoint("publish");
   }
   Json internal = {{"Published", true}, {"Sources", sources}, {"Sinks", sinks_}, {"Flags", flags},
                    {"Metrics", Json::parse(metrics_.ToJson())}};
