@@ -27,7 +27,7 @@ def __getattr__(name):
 
 
 # Arguments Glue itself passes; a script may ask for some, never redefine them.
-_GLUE_OPTIONS = ["job-bookmark-option", "continuation-option", "TempDir", "RedshiftTempDir", "JOB_ID", "JOB_RUN_ID",
+_GLUE_OPTIONS = ["job-bookmark-option", "job-bookmark-from", "job-bookmark-to", "continuation-option", "TempDir", "RedshiftTempDir", "JOB_ID", "JOB_RUN_ID",
                  "SECURITY_CONFIGURATION", "encryption-type", "enable-data-lineage"]
 _ASKABLE = {"TempDir", "RedshiftTempDir", "JOB_ID", "JOB_RUN_ID"}
 _CHOICES = {"job-bookmark-option": ["job-bookmark-enable", "job-bookmark-pause", "job-bookmark-disable"],
@@ -94,6 +94,12 @@ def getResolvedOptions(args, options, allow_abbrev=False):
         result["RedshiftTempDir"] = result["TempDir"]
     if result["job_bookmark_option"] is None:
         result["job_bookmark_option"] = "job-bookmark-disable"
+    has_from, has_to = result["job_bookmark_from"] is not None, result["job_bookmark_to"] is not None
+    if result["job_bookmark_option"] == "job-bookmark-pause" and has_from != has_to:
+        raise RuntimeError("Missing option or value for %s" % ("--job-bookmark-to" if has_from else "--job-bookmark-from"))
+    if result["job_bookmark_option"] != "job-bookmark-pause" and has_from and has_to:
+        raise RuntimeError("Invalid option(s): --job-bookmark-from and --job-bookmark-to need --job-bookmark-option "
+                           "job-bookmark-pause")
     if result["continuation_option"] is None:
         result["continuation_option"] = "continuation-enabled"
     for name in wanted:

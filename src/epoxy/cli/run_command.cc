@@ -318,7 +318,7 @@ Result<int> RunScript(const RunArgs& args) {
     for (const auto& [key, value] : run.run["Arguments"].items()) {
       if (key == "--JOB_NAME" || key == "--JOB_RUN_ID") continue;
       argv.push_back(key);
-      if (!value.get<std::string>().empty()) argv.push_back(value.get<std::string>());
+      argv.push_back(value.get<std::string>());
     }
     EPOXY_ASSIGN_OR_RETURN(AttemptOutcome outcome,
                            RunAttempt(*store, run_id, argv, python_dir, job_name, start.log_path, threads,
