@@ -196,6 +196,11 @@ Result<AttemptOutcome> RunAttempt(catalog::JobStore& store, const std::string& r
   std::string err_tail;
   using Clock = std::chrono::steady_clock;
   const auto started = Clock::now();
+  // EPOXY_TIMEOUT_SCALE (a test switch) shortens every minute of Timeout by that factor.
+  const char* scale_env = std::getenv("EPOXY_TIMEOUT_SCALE");
+  const double scale = scale_env != nullptr && std::atof(scale_env) > 0 ? std::atof(scale_env) : 1.0;
+  const auto timeout = std::chrono::duration_cast<Clock::duration>(
+      std::chrono::duration<double>(static_cast<double>(timeout_minutes) * 60.0 * scale));
   auto last_beat = started;
   Clock::time_point term_sent{};
   std::string stop_reason;  // STOPPED or TIMEOUT once we asked the script to end
@@ -226,7 +231,7 @@ Result<AttemptOutcome> RunAttempt(catalog::JobStore& store, const std::string& r
       if (stop_reason.empty()) {
         auto run = store.GetRun(run_id);
         if (run.ok() && run->run.value("JobRunState", "") == "STOPPING") stop_reason = "STOPPED";
-        if (timeout_minutes > 0 && now - started >= std::chrono::minutes(timeout_minutes)) stop_reason = "TIMEOUT";
+        if (timeout_minutes > 0 && now - started >= timeout) stop_reason = "TIMEOUT";
         if (!stop_reason.empty()) {
           kill(pid, SIGTERM);
           term_sent = now;
@@ -240,6 +245,10 @@ Result<AttemptOutcome> RunAttempt(catalog::JobStore& store, const std::string& r
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
   close(log);
+  if (stop_reason.empty()) {  // asked to stop after the last look
+    auto run = store.GetRun(run_id);
+    if (run.ok() && run->run.value("JobRunState", "") == "STOPPING") stop_reason = "STOPPED";
+  }
   AttemptOutcome outcome;
   outcome.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
   if (!stop_reason.empty()) {
