@@ -172,6 +172,7 @@ Result<int> RunRunsCommand(const RunsArgs& a) {
                     {"Sources", run->internal.value("Bookmark", run->internal.value("Sources", Json::object()))},
                     {"Sinks", run->internal.value("Sinks", Json::array())},
                     {"Flags", run->internal.value("Flags", Json::array())},
+                    {"Commit", run->internal.value("Commit", Json::object())},
                     {"Committed", run->internal.value("Committed", false)},
                     {"Published", run->internal.value("Published", false)},
                     {"Retracted", run->internal.value("Retracted", false)},

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "epoxy/common/crash_point.h"
+#include "epoxy/common/thread_pool.h"
 #include "epoxy/exec/operator.h"
 #include "epoxy/expr/cast.h"
 #include "epoxy/expr/evaluator.h"
@@ -101,6 +102,7 @@ class ScanOperator final : public BatchSource {
     if (node_->row_filter && source.format == FileFormat::kParquet) {
       statistics_ = expr::LowerToPredicate(*node_->row_filter, *source.data_schema);
     }
+    if (source.file_selector != nullptr && partitions_.size() > 1) EPOXY_RETURN_NOT_OK(SelectAllPartitions());
     return Status::OK();
   }
 
@@ -155,8 +157,8 @@ class ScanOperator final : public BatchSource {
   void Report(RunMetrics* m) const override {
     m->partitions_listed += listed_partitions_;
     m->partitions_pruned += pruned_partitions_;
-    m->files_listed += files_listed_;
-    m->bytes_listed += bytes_listed_;
+    m->files_listed += files_listed_.load();
+    m->bytes_listed += bytes_listed_.load();
     m->files_read += counters_.files_opened;
     m->bytes_read += counters_.bytes_read;
     m->row_groups_read += counters_.row_groups_read;
@@ -227,24 +229,60 @@ class ScanOperator final : public BatchSource {
     return kept;
   }
 
-  Status OpenPartition(const plan::PartitionDir& partition) {
-    current_partition_ = next_partition_ - 1;
+  /// The data files one partition's scan reads: listed, without hidden ones, then chosen by the
+  /// bookmark when there is one. Thread-safe.
+  Result<std::vector<FileInfo>> PartitionFiles(const plan::PartitionDir& partition) {
     std::vector<FileInfo> files;
     auto listed = ListPartition(partition.path);
     if (!listed.ok()) {
       // A catalog partition whose folder is gone reads as empty, as Glue and Spark do.
-      if (listed.status().code() == StatusCode::kNotFound && node_->source.from_catalog) return Status::OK();
+      if (listed.status().code() == StatusCode::kNotFound && node_->source.from_catalog) return files;
       return listed.status();
     }
+    int64_t count = 0, bytes = 0;
     for (auto& f : *listed) {
       if (!plan::IsDataFile(f) || InHiddenFolder(f.path, partition.path)) continue;
-      ++files_listed_;
-      bytes_listed_ += f.size;
+      ++count;
+      bytes += f.size;
       files.push_back(std::move(f));
     }
+    files_listed_ += count;
+    bytes_listed_ += bytes;
     if (node_->source.file_selector != nullptr) {
-      std::sort(files.begin(), files.end(), [](const FileInfo& a, const FileInfo& b) { return a.path < b.path; });
+      auto by_path = [](const FileInfo& a, const FileInfo& b) { return a.path < b.path; };
+      if (!std::is_sorted(files.begin(), files.end(), by_path)) std::sort(files.begin(), files.end(), by_path);
       EPOXY_ASSIGN_OR_RETURN(files, node_->source.file_selector->Select(partition.path, std::move(files)));
+    }
+    return files;
+  }
+
+  /// A bookmarked scan lists and selects every partition up front, in parallel: a rerun over many
+  /// processed folders is all listing, and what it keeps is only the (few) files to read.
+  Status SelectAllPartitions() {
+    selected_.assign(partitions_.size(), {});
+    TaskGroup group(ThreadPool::Default());
+    const size_t n = partitions_.size();
+    const size_t tasks = std::min<size_t>(n, static_cast<size_t>(DefaultThreadCount()) * 4);
+    for (size_t t = 0; t < tasks; ++t) {
+      group.Spawn([this, t, tasks, n]() -> Status {
+        for (size_t i = t; i < n; i += tasks) {
+          EPOXY_ASSIGN_OR_RETURN(selected_[i], PartitionFiles(partitions_[i]));
+        }
+        return Status::OK();
+      });
+    }
+    EPOXY_RETURN_NOT_OK(group.Wait());
+    preselected_ = true;
+    return Status::OK();
+  }
+
+  Status OpenPartition(const plan::PartitionDir& partition) {
+    current_partition_ = next_partition_ - 1;
+    std::vector<FileInfo> files;
+    if (preselected_) {
+      files = std::move(selected_[current_partition_]);
+    } else {
+      EPOXY_ASSIGN_OR_RETURN(files, PartitionFiles(partition));
     }
     if (files.empty()) return Status::OK();
     EPOXY_ASSIGN_OR_RETURN(reader_, node_->source.format == FileFormat::kParquet
@@ -328,7 +366,10 @@ class ScanOperator final : public BatchSource {
   PredicatePtr statistics_;
   std::vector<Glob> exclusions_;
   std::unique_ptr<RecordReader> reader_;
-  int64_t listed_partitions_ = 0, pruned_partitions_ = 0, files_listed_ = 0, bytes_listed_ = 0;
+  int64_t listed_partitions_ = 0, pruned_partitions_ = 0;
+  std::atomic<int64_t> files_listed_{0}, bytes_listed_{0};
+  std::vector<std::vector<FileInfo>> selected_;  // SelectAllPartitions' answer, per partition
+  bool preselected_ = false;
   int64_t rows_read_ = 0;
   mutable std::atomic<int64_t> rows_out_{0};
 };

@@ -78,7 +78,10 @@ Status DecodeIdentities(std::string_view in, const std::string& what, FileIdenti
 }
 
 void KeepLatest(FileIdentities* files) {
-  std::stable_sort(files->begin(), files->end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  auto by_name = [](const auto& a, const auto& b) { return a.first < b.first; };
+  auto not_increasing = [](const auto& a, const auto& b) { return !(a.first < b.first); };
+  if (std::adjacent_find(files->begin(), files->end(), not_increasing) == files->end()) return;  // one commit's
+  std::stable_sort(files->begin(), files->end(), by_name);
   size_t kept = 0;
   for (size_t i = 0; i < files->size(); ++i) {
     if (i + 1 < files->size() && (*files)[i + 1].first == (*files)[i].first) continue;  // a later entry wins

@@ -181,15 +181,19 @@ Status RunSession::Commit() {
     commit.partitions.push_back({p.value("DatabaseName", ""), p.value("TableName", ""), p.value("PartitionInput", Json::object())});
   }
   for (const auto& f : flags) log_("reconciliation: " + f.get<std::string>());
+  const double started = NowSeconds();
   EPOXY_RETURN_NOT_OK(store_.CommitRun(commit));
   committed_ = true;
+  const double transaction_done = NowSeconds();
   CrashPoint("after_commit");
   for (const auto& entry : staged_) {
     EPOXY_ASSIGN_OR_RETURN(exec::StagedWrite staged, StagedFromJson(entry));
     EPOXY_RETURN_NOT_OK(exec::PublishStaged(staged).status());
   }
+  Json timing = {{"TransactionSeconds", transaction_done - started}, {"PublishSeconds", NowSeconds() - transaction_done},
+                 {"FoldersStored", commit.deltas.size()}};
   Json internal = {{"Published", true}, {"Sources", sources}, {"Sinks", sinks_}, {"Flags", flags},
-                   {"Metrics", Json::parse(metrics_.ToJson())}};
+                   {"Metrics", Json::parse(metrics_.ToJson())}, {"Commit", timing}};
   return store_.UpdateRun(run_id_, {{"LastModifiedOn", NowSeconds()}}, internal);
 }
 

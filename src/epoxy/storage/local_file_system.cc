@@ -193,12 +193,12 @@ Status ListInto(const std::string& dir, bool recursive, std::vector<FileInfo>* o
     if (name == "." || name == "..") continue;
     names.emplace_back(name);
   }
-  ::closedir(d);
   std::sort(names.begin(), names.end());
+  const int dir_fd = ::dirfd(d);  // stat relative to the open folder: no path walk per file
   for (const auto& name : names) {
     std::string path = dir.back() == '/' ? dir + name : dir + "/" + name;
     struct stat st;
-    if (::stat(path.c_str(), &st) != 0) continue;  // vanished, or a dangling link
+    if (::fstatat(dir_fd, name.c_str(), &st, 0) != 0) continue;  // vanished, or a dangling link
     if (S_ISDIR(st.st_mode)) {
       // Symlink loops: a folder is listed once, by device and inode.
       uint64_t key = (static_cast<uint64_t>(st.st_dev) << 40) ^ static_cast<uint64_t>(st.st_ino);
@@ -209,6 +209,7 @@ Status ListInto(const std::string& dir, bool recursive, std::vector<FileInfo>* o
       out->push_back(InfoFromStat(path, st));
     }
   }
+  ::closedir(d);
   return Status::OK();
 }
 
@@ -235,8 +236,8 @@ Result<std::vector<FileInfo>> LocalFileSystem::ListFiles(const std::string& uri,
     visited.insert((static_cast<uint64_t>(st.st_dev) << 40) ^ static_cast<uint64_t>(st.st_ino));
   }
   EPOXY_RETURN_NOT_OK(ListInto(dir, recursive, &out, &visited));
-  std::sort(out.begin(), out.end(),
-            [](const FileInfo& a, const FileInfo& b) { return a.path < b.path; });
+  auto by_path = [](const FileInfo& a, const FileInfo& b) { return a.path < b.path; };
+  if (!std::is_sorted(out.begin(), out.end(), by_path)) std::sort(out.begin(), out.end(), by_path);
   return out;
 }
 
