@@ -13,6 +13,7 @@ namespace epoxy::catalog {
 
 Result<std::string> CatalogFilePath(const std::string& uri) {
   std::string path = uri;
+  if (const char* env = std::getenv("EPOXY_CATALOG"); path.empty() && env != nullptr) path = env;
   if (path.empty()) {
     const char* home = std::getenv("EPOXY_HOME");
     std::string base = home && *home ? home : std::string(std::getenv("HOME") ? std::getenv("HOME") : ".") + "/.epoxy";

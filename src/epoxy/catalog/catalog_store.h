@@ -29,8 +29,8 @@ class CatalogStore {
  public:
   virtual ~CatalogStore() = default;
 
-  /// "sqlite:///path/catalog.db", a plain path, or "" for $EPOXY_HOME/catalog.db (EPOXY_HOME
-  /// defaults to ~/.epoxy).
+  /// "sqlite:///path/catalog.db", a plain path, or "" for $EPOXY_CATALOG or else
+  /// $EPOXY_HOME/catalog.db (EPOXY_HOME defaults to ~/.epoxy).
   static Result<std::unique_ptr<CatalogStore>> Open(const std::string& uri);
 
   virtual Status CreateDatabase(const Json& database_input) = 0;
@@ -105,7 +105,7 @@ std::string_view GlueErrorName(const Status& status);
 /// unless the message already starts with it. OK stays OK.
 Status WithGlueErrorName(const Status& status);
 
-/// The SQLite file a catalog URI names ("" is $EPOXY_HOME/catalog.db).
+/// The SQLite file a catalog URI names ("" is $EPOXY_CATALOG, else $EPOXY_HOME/catalog.db).
 Result<std::string> CatalogFilePath(const std::string& uri);
 
 /// Checks a database or table name against Glue's rules (1 to 255 characters, one line).
