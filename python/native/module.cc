@@ -277,8 +277,9 @@ PYBIND11_MODULE(_epoxy_native, m) {
       .def("write",
            [](Engine& e, const std::string& sql, const std::string& path, const std::string& format,
               std::vector<std::string> partition_keys, const std::string& mode, const std::string& compression,
-              int64_t max_records_per_file, const std::string& target_file_size) {
+              int64_t max_records_per_file, const std::string& target_file_size, bool dynamic_overwrite) {
              epoxy::exec::DatasetWriteOptions options;
+             options.dynamic_overwrite = dynamic_overwrite;
              options.path = path;
              options.format = Value(epoxy::ParseOutputFormat(format));
              options.file.compression = compression;

@@ -75,23 +75,24 @@ def test_a_late_file_with_an_old_mtime_is_read(epoxy, tmp_path):
 
 
 def test_max_files_per_run_defers_and_loses_nothing(epoxy, spark, tmp_path):
+    """20,000 files with the same mtime second, read 1,000 a run: each exactly once."""
     landing, out = paths(tmp_path)
     folder = os.path.join(landing, "flat")
     os.makedirs(folder)
     same_second = int(time.time()) - 60
-    for i in range(2000):
+    for i in range(20000):
         path = os.path.join(folder, "e-%05d.json" % i)
         with open(path, "w") as f:
             f.write('{"event_id": "e%d", "day": "2026-08-01", "value": %d}\n' % (i, i))
         os.utime(path, (same_second, same_second))
     reads = []
-    for _ in range(5):
-        result = epoxy.run_job("capped", landing, out, "--max-files", "500")
+    for _ in range(21):
+        result = epoxy.run_job("capped", landing, out, "--max-files", "1000")
         assert result.returncode == 0, result.stderr
         reads.append(epoxy.files_read("capped"))
-    assert reads == [500, 500, 500, 500, 0]
+    assert reads == [1000] * 20 + [0]
     got = records(spark, out)
-    assert sum(got.values()) == 2000 and max(got.values()) == 1
+    assert sum(got.values()) == 20000 and max(got.values()) == 1
     details = epoxy.run_details(epoxy.runs("capped")[-1]["Id"])
     assert any(f.startswith("DEFERRED") for f in details["Epoxy"]["Flags"])
 
@@ -212,3 +213,41 @@ def test_the_tutorial_three_csv_files_then_one_then_none(epoxy, spark, tmp_path)
     assert run() == ["a1", "a2", "b1", "c1", "c2", "d1"]
     assert run() == ["a1", "a2", "b1", "c1", "c2", "d1"]
     assert epoxy.files_read("tutorial") == 0
+
+
+def test_a_backfill_replaces_its_range_and_leaves_the_bookmark_alone(epoxy, spark, tmp_path):
+    """Worked example 10: a bookmark-disabled run over one day, written with dynamic partition
+    overwrite, replaces that day's output instead of duplicating it; a crash in it changes nothing."""
+    landing, out = paths(tmp_path)
+    for day in ("2026-08-01", "2026-08-02", "2026-08-03"):
+        write_day(landing, day, files=1)
+    assert epoxy.run_job("events", landing, out).returncode == 0
+    before = records(spark, out)
+    bookmark = epoxy.bookmark("events")
+    script = tmp_path / "backfill.py"
+    script.write_text(
+        "import sys\n"
+        "from awsglue.context import GlueContext\n"
+        "from awsglue.job import Job\n"
+        "from awsglue.utils import getResolvedOptions\n"
+        "from pyspark.context import SparkContext\n"
+        "args = getResolvedOptions(sys.argv, ['JOB_NAME', 'src', 'dst', 'day'])\n"
+        "glue = GlueContext(SparkContext.getOrCreate())\n"
+        "job = Job(glue)\n"
+        "job.init(args['JOB_NAME'], args)\n"
+        "spark = glue.spark_session\n"
+        "df = spark.read.json(args['src'] + '/' + args['day']).dropDuplicates(['event_id'])\n"
+        "df.write.mode('overwrite').option('partitionOverwriteMode', 'dynamic').partitionBy('day').parquet(args['dst'])\n"
+        "job.commit()\n")
+
+    def backfill(env=None):
+        return epoxy("run", str(script), "--JOB_NAME", "events", "--src", landing, "--dst", out, "--day", "2026-08-02",
+                     "--job-bookmark-option", "job-bookmark-disable", env=env)
+
+    assert backfill(env={"EPOXY_CRASH_AT": "publish"}).returncode != 0
+    assert backfill().returncode == 0, "backfill failed"
+    assert backfill().returncode == 0
+    assert records(spark, out) == before
+    assert epoxy.bookmark("events") == bookmark
+    days = sorted(os.listdir(out))
+    assert days == ["day=2026-08-01", "day=2026-08-02", "day=2026-08-03"]

@@ -3,6 +3,7 @@
 as a power loss) at every crash point, and at random moments, leaves no visible output and its
 rerun produces exactly what a crash-free run does; concurrent runs never both advance a bookmark;
 failed, stopped and timed-out runs publish nothing."""
+import collections
 import json
 import os
 import random
@@ -84,20 +85,33 @@ def test_a_kill_during_orphan_cleanup_is_finished_by_the_next_start(epoxy, spark
     assert records(spark, out) == expected[0]
 
 
-def test_kills_at_random_moments(epoxy, spark, tmp_path, expected):
-    landing, out = landing_with_days(tmp_path), str(tmp_path / "out")
+def test_kills_at_random_moments(epoxy, spark, tmp_path):
+    """Before each trial a new day lands; a run is killed at a random moment. Once settled, the
+    output holds every day it holds exactly once and whole; the last run catches up on all."""
+    landing, out = str(tmp_path / "landing"), str(tmp_path / "out")
     rng = random.Random(int(os.environ.get("EPOXY_FAULT_SEED", "14")))
-    for _ in range(int(os.environ.get("EPOXY_RANDOM_KILLS", "4"))):
+    trials = int(os.environ.get("EPOXY_RANDOM_KILLS", "6"))
+    days = []
+    for trial in range(trials):
+        day = "2026-09-%02d" % (trial + 1) if trial < 28 else "2026-10-%02d" % (trial - 27)
+        write_day(landing, day, files=2)
+        days.append(day)
         run = epoxy.start_job("events", landing, out)
-        time.sleep(rng.uniform(0.0, 0.6))
+        time.sleep(rng.uniform(0.0, 0.5))
         try:
             os.killpg(run.pid, signal.SIGKILL)
         except ProcessLookupError:
             pass
         run.communicate()
+        epoxy.runs("events")  # any command on the job settles its dead runs
+        got = records(spark, out)
+        assert max(got.values(), default=1) == 1, "a record was published twice"
+        per_day = collections.Counter(day for _, day, _ in got)
+        assert all(n == 8 for n in per_day.values()), per_day  # each day whole, or absent
     final = epoxy.run_job("events", landing, out)
     assert final.returncode == 0, final.stderr
-    assert records(spark, out) == expected[0]
+    got = records(spark, out)
+    assert sum(got.values()) == 8 * trials and max(got.values()) == 1
 
 
 def test_a_failure_before_commit_publishes_nothing_and_the_retry_reads_the_same_delta(epoxy, spark, tmp_path, expected):

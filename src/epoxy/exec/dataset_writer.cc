@@ -189,11 +189,13 @@ Result<WriteResult> DatasetWriter::Commit() {
   if (skip_) return result_;
   if (!local_ && !options_.defer_publish) {
     // On S3 the files are at their keys already: the old contents go, and a manifest lists them.
-    if (staged.replace) {
+    if (staged.replace || !staged.replace_dirs.empty()) {
       EPOXY_ASSIGN_OR_RETURN(auto old, fs_->ListFiles(options_.path, true));
       for (const auto& f : old) {
         bool ours = std::any_of(staged.files.begin(), staged.files.end(), [&](const auto& w) { return w.second == f.path; });
-        if (!ours && f.path.rfind(options_.path + "/_temporary/", 0) != 0) EPOXY_RETURN_NOT_OK(fs_->DeleteFile(f.path));
+        bool replaced = staged.replace || std::any_of(staged.replace_dirs.begin(), staged.replace_dirs.end(),
+                                                      [&](const std::string& d) { return f.path.rfind(d + "/", 0) == 0; });
+        if (!ours && replaced && f.path.rfind(options_.path + "/_temporary/", 0) != 0) EPOXY_RETURN_NOT_OK(fs_->DeleteFile(f.path));
       }
     }
     std::string manifest = "{\"write_id\":\"" + options_.write_id + "\",\"files\":[";
@@ -222,6 +224,15 @@ Result<StagedWrite> DatasetWriter::Stage() {
   staged.staging = staging_;
   staged.files = std::move(written_);
   staged.replace = options_.mode == SaveMode::kOverwrite && !skip_;
+  if (staged.replace && options_.dynamic_overwrite && !options_.partition_keys.empty()) {
+    staged.replace = false;
+    std::set<std::string> dirs;
+    for (const auto& file : staged.files) {
+      const std::string& final_path = file.second;
+      dirs.insert(final_path.substr(0, final_path.rfind('/')));
+    }
+    staged.replace_dirs.assign(dirs.begin(), dirs.end());
+  }
   staged.rows = result_.rows;
   written_.clear();
   return staged;
@@ -233,15 +244,16 @@ Result<WriteResult> PublishStaged(const StagedWrite& staged) {
   result.rows = staged.rows;
   std::set<std::string> finals;
   for (const auto& file : staged.files) finals.insert(file.second);
-  if (staged.replace) {
-    // The old contents go just before the new files are published (a rerun keeps the new ones).
-    auto old = fs->ListFiles(staged.path, true);
-    if (old.ok()) {
-      const std::string staging_prefix = staged.path + "/_temporary/";
-      for (const auto& f : *old) {
-        if (f.path.rfind(staging_prefix, 0) == 0 || finals.count(f.path) > 0) continue;
-        EPOXY_RETURN_NOT_OK(fs->DeleteFile(f.path));
-      }
+  // The old contents go just before the new files are published (a rerun keeps the new ones).
+  std::vector<std::string> replaced = staged.replace_dirs;
+  if (staged.replace) replaced.push_back(staged.path);
+  for (const auto& dir : replaced) {
+    auto old = fs->ListFiles(dir, true);
+    if (!old.ok()) continue;  // nothing there yet
+    const std::string staging_prefix = staged.path + "/_temporary/";
+    for (const auto& f : *old) {
+      if (f.path.rfind(staging_prefix, 0) == 0 || finals.count(f.path) > 0) continue;
+      EPOXY_RETURN_NOT_OK(fs->DeleteFile(f.path));
     }
   }
   for (const auto& [staged_path, final_path] : staged.files) {

@@ -30,6 +30,9 @@ struct DatasetWriteOptions {
   /// A job run's write: Stage() instead of Commit() leaves every file staged (on S3 too, under
   /// `_temporary/<write id>/`) for the run's commit to publish with PublishStaged.
   bool defer_publish = false;
+  /// With SaveMode kOverwrite: replace only the partitions this write has rows for (Spark's
+  /// partitionOverwriteMode=dynamic), keeping the others.
+  bool dynamic_overwrite = false;
 };
 
 
@@ -48,6 +51,7 @@ struct StagedWrite {
   std::string staging;   // <path>/_temporary/<write id>
   std::vector<std::pair<std::string, std::string>> files;  // (staged path, final path)
   bool replace = false;  // SaveMode kOverwrite: the folder's other files go when this is published
+  std::vector<std::string> replace_dirs;  // dynamic overwrite: only these partition folders' go
   int64_t rows = 0;
 };
 

@@ -31,7 +31,7 @@ Json StagedToJson(const exec::StagedWrite& s) {
   Json files = Json::array();
   for (const auto& [staged, final_path] : s.files) files.push_back({staged, final_path});
   return {{"Path", s.path}, {"WriteId", s.write_id}, {"Staging", s.staging}, {"Files", files}, {"Replace", s.replace},
-          {"Rows", s.rows}};
+          {"ReplaceDirs", s.replace_dirs}, {"Rows", s.rows}};
 }
 
 Result<exec::StagedWrite> StagedFromJson(const Json& j) {
@@ -44,6 +44,7 @@ Result<exec::StagedWrite> StagedFromJson(const Json& j) {
   s.staging = j.value("Staging", "");
   s.replace = j.value("Replace", false);
   s.rows = j.value("Rows", int64_t{0});
+  for (const auto& d : j.value("ReplaceDirs", Json::array())) s.replace_dirs.push_back(d.get<std::string>());
   for (const auto& f : j.value("Files", Json::array())) s.files.emplace_back(f.at(0).get<std::string>(), f.at(1).get<std::string>());
   return s;
 }

@@ -268,8 +268,12 @@ def write_frame(df, path, fmt, mode, partition_by, options):
         if key not in df.columns:
             raise AnalysisException("[COLUMN_NOT_FOUND] partition column `%s` is not among %s" % (key, df.columns))
     try:
+        overwrite_mode = str(opts.get("partitionoverwritemode") or
+                             df.sparkSession.conf.get("spark.sql.sources.partitionOverwriteMode", "static")).lower()
+        if overwrite_mode not in ("static", "dynamic"):
+            raise PySparkValueError("partitionOverwriteMode must be static or dynamic, got '%s'" % overwrite_mode)
         return call_engine(engine().write, df._sql(), path, fmt, list(partition_by), mode, _CODECS[codec], max_records,
-                           str(opts.get("targetfilesize", "128M")))
+                           str(opts.get("targetfilesize", "128M")), overwrite_mode == "dynamic")
     except AnalysisException as e:
         if "already exists" in str(e) and mode == "error":
             raise AnalysisException("[PATH_ALREADY_EXISTS] Path %s already exists. Set mode as \"overwrite\" to "
