@@ -50,3 +50,13 @@ def run_script(tmp_path):
         return subprocess.run([binary, "run", str(script), *args], capture_output=True, text=True, env=full_env,
                               timeout=300)
     return run
+
+
+@pytest.fixture
+def epoxy(tmp_path):
+    """The epoxy binary with an EPOXY_HOME of the test's own (jobrun.Epoxy)."""
+    from jobrun import Epoxy
+    binary = os.environ.get("EPOXY_BIN")
+    if not binary:
+        pytest.skip("EPOXY_BIN is not set (run through CTest)")
+    return Epoxy(binary, str(tmp_path / "home"), str(tmp_path))

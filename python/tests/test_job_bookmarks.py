@@ -5,17 +5,17 @@ outputs); the tutorial's three-CSV story."""
 import os
 import time
 
-import pytest
-
-from jobrun import Epoxy, records, visible_files, write_day
+from jobrun import records, visible_files, write_day
 
 
-@pytest.fixture
-def epoxy(tmp_path):
-    binary = os.environ.get("EPOXY_BIN")
-    if not binary:
-        pytest.skip("EPOXY_BIN is not set (run through CTest)")
-    return Epoxy(binary, str(tmp_path / "home"), str(tmp_path))
+def run_day_by_day(epoxy, landing, out, days):
+    """One day lands, one run reads it, for each day; the runs' ids."""
+    ids = []
+    for day in days:
+        write_day(landing, day, files=1)
+        assert epoxy.run_job("events", landing, out).returncode == 0
+        ids.append(epoxy.runs("events")[0]["Id"])
+    return ids
 
 
 def paths(tmp_path):
@@ -132,11 +132,7 @@ def test_pause_reads_the_delta_and_advances_nothing(epoxy, spark, tmp_path):
 
 def test_replay_between_two_runs_reads_exactly_that_delta(epoxy, spark, tmp_path):
     landing, out = paths(tmp_path)
-    ids = []
-    for day in ("2026-08-01", "2026-08-02", "2026-08-03"):
-        write_day(landing, day, files=1)
-        assert epoxy.run_job("events", landing, out).returncode == 0
-        ids.append(epoxy.runs("events")[0]["Id"])
+    ids = run_day_by_day(epoxy, landing, out, ("2026-08-01", "2026-08-02", "2026-08-03"))
     replay = str(tmp_path / "replay")
     result = epoxy.run_job("events", landing, replay, "--job-bookmark-from", ids[0], "--job-bookmark-to", ids[2],
                            option="job-bookmark-pause")
@@ -149,11 +145,7 @@ def test_replay_between_two_runs_reads_exactly_that_delta(epoxy, spark, tmp_path
 
 def test_reset_and_rewind_with_and_without_retracting_outputs(epoxy, spark, tmp_path):
     landing, out = paths(tmp_path)
-    ids = []
-    for day in ("2026-08-01", "2026-08-02", "2026-08-03"):
-        write_day(landing, day, files=1)
-        assert epoxy.run_job("events", landing, out).returncode == 0
-        ids.append(epoxy.runs("events")[0]["Id"])
+    ids = run_day_by_day(epoxy, landing, out, ("2026-08-01", "2026-08-02", "2026-08-03"))
     assert sum(records(spark, out).values()) == 12
     # Rewind to after the first run, retracting what the two later runs published: a rerun
     # rebuilds exactly the same output.

@@ -18,14 +18,6 @@ CRASH_POINTS = ["list", "read", "output_file", "staged", "manifest", "before_com
                 "after_commit", "publish"]
 
 
-@pytest.fixture
-def epoxy(tmp_path):
-    binary = os.environ.get("EPOXY_BIN")
-    if not binary:
-        pytest.skip("EPOXY_BIN is not set (run through CTest)")
-    return Epoxy(binary, str(tmp_path / "home"), str(tmp_path))
-
-
 def landing_with_days(tmp_path, days=("2026-08-01", "2026-08-02", "2026-08-03")):
     landing = str(tmp_path / "landing")
     for day in days:

@@ -102,7 +102,9 @@ class ScanOperator final : public BatchSource {
     if (node_->row_filter && source.format == FileFormat::kParquet) {
       statistics_ = expr::LowerToPredicate(*node_->row_filter, *source.data_schema);
     }
-    if (source.file_selector != nullptr && partitions_.size() > 1) EPOXY_RETURN_NOT_OK(SelectAllPartitions());
+    if (source.file_selector != nullptr && !source.file_selector->ordered() && partitions_.size() > 1) {
+      EPOXY_RETURN_NOT_OK(SelectAllPartitions());
+    }
     return Status::OK();
   }
 

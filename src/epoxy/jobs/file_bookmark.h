@@ -33,6 +33,7 @@ class FileBookmark final : public plan::FileSelector {
                Log log);
 
   Result<std::vector<FileInfo>> Select(const std::string& folder, std::vector<FileInfo> files) override;
+  bool ordered() const override { return max_files_ > 0; }
 
   const std::string& ctx() const { return ctx_; }
   /// What the commit stores: the files read below each folder, with their identities.

@@ -77,6 +77,16 @@ Status RemoveOutputs(const StoredRun& run, const Json& outputs) {
   return Status::OK();
 }
 
+/// Why a run whose process is gone ended: a run asked to stop was stopped; any other failed.
+std::string DeadRunMessage(const StoredRun& run, bool stopping) {
+  if (stopping) return "the run was stopped (epoxy run-stop)";
+  return fmt::format("the run's process died (pid {} on {}){}", run.internal.value("Pid", int64_t{0}),
+                     run.internal.value("Host", "?"),
+                     run.internal.value("Committed", false)
+                         ? " after its commit; its outputs are published"
+                         : "; nothing it wrote is published, and its input is read again by the next run");
+}
+
 /// Publishes or removes a finished run's outputs, as its outcome says, and marks it settled.
 Status SettleFinished(catalog::JobStore& store, const StoredRun& run) {
   const std::string id = run.run.value("Id", "");
@@ -161,12 +171,9 @@ Result<int> SettleRuns(catalog::JobStore& store, const std::string& job) {
     if (!IsFinalState(run.run.value("JobRunState", ""))) {
       if (!RunProcessIsGone(run)) continue;  // still running
       const double now = NowSeconds();
-      Json patch = {{"JobRunState", "FAILED"}, {"CompletedOn", now}, {"LastModifiedOn", now},
-                    {"ErrorMessage", fmt::format("the run's process died (pid {} on {}){}", run.internal.value("Pid", int64_t{0}),
-                                                 run.internal.value("Host", "?"),
-                                                 run.internal.value("Committed", false)
-                                                     ? " after its commit; its outputs are published"
-                                                     : "; nothing it wrote is published, and its input is read again by the next run")}};
+      const bool stopping = run.run.value("JobRunState", "") == "STOPPING";
+      Json patch = {{"JobRunState", stopping ? "STOPPED" : "FAILED"}, {"CompletedOn", now}, {"LastModifiedOn", now},
+                    {"ErrorMessage", DeadRunMessage(run, stopping)}};
       Status st = store.UpdateRun(id, patch, nullptr, {"STARTING", "RUNNING", "STOPPING", "WAITING"});
       if (!st.ok()) continue;  // it finished meanwhile
       run.run.update(patch);

@@ -32,6 +32,9 @@ class FileSelector {
   virtual ~FileSelector() = default;
   /// `files` were listed below `folder` (a partition's folder, or the source's root).
   virtual Result<std::vector<FileInfo>> Select(const std::string& folder, std::vector<FileInfo> files) = 0;
+  /// Whether the answer depends on the order folders are asked in (a bound on files per run):
+  /// then the scan asks in partition order, one folder at a time.
+  virtual bool ordered() const { return false; }
 };
 
 struct ScanSource {
