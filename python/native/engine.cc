@@ -281,7 +281,7 @@ Result<WriteSummary> Engine::Write(const std::string& sql, const exec::DatasetWr
     // A job run's write: staged, recorded in the run, published by its commit.
     EPOXY_ASSIGN_OR_RETURN(exec::DatasetWriteOptions staged_options, session_->PrepareWrite(options));
     EPOXY_ASSIGN_OR_RETURN(auto staged, exec::ExecuteIntoStagedDataset(plan, staged_options, ExecOptionsFor()));
-    EPOXY_RETURN_NOT_OK(session_->AddStaged(staged.first));
+    EPOXY_RETURN_NOT_OK(session_->AddStaged(staged.first, staged.second));
     session_->AddMetrics(staged.second);
     WriteSummary summary;
     summary.result.rows = staged.first.rows;

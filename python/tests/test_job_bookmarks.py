@@ -30,6 +30,8 @@ def test_new_files_are_read_once_and_a_rerun_reads_nothing(epoxy, spark, tmp_pat
     assert first.returncode == 0, first.stderr
     assert epoxy.files_read("events") == 6
     assert sum(records(spark, out).values()) == 24
+    sink = epoxy.run_details(epoxy.runs("events")[0]["Id"])["Epoxy"]["Sinks"][0]
+    assert (sink["RowsRead"], sink["RowsWritten"], sink["RowsDropped"]) == (30, 24, 6)  # one duplicate a file
     again = epoxy.run_job("events", landing, out)
     assert again.returncode == 0, again.stderr
     assert epoxy.files_read("events") == 0

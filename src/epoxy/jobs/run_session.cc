@@ -110,10 +110,16 @@ Result<exec::DatasetWriteOptions> RunSession::PrepareWrite(exec::DatasetWriteOpt
   return options;
 }
 
-Status RunSession::AddStaged(const exec::StagedWrite& staged) {
+Status RunSession::AddStaged(const exec::StagedWrite& staged, const exec::RunMetrics& metrics) {
   CrashPoint("staged");
   staged_.push_back(StagedToJson(staged));
-  sinks_.push_back({{"Path", staged.path}, {"RowsWritten", staged.rows}, {"Files", staged.files.size()}});
+  // Reconciliation: the rows the write's plan read = written + what its operators dropped
+  // (filters, dedup, aggregation); malformed records fail the run, so none are rejected silently.
+  Json operators = Json::object();
+  for (const auto& [name, rows] : metrics.operator_rows) operators[name] = rows;
+  sinks_.push_back({{"Path", staged.path}, {"RowsRead", metrics.rows_read}, {"RowsWritten", staged.rows},
+                    {"RowsDropped", metrics.rows_read - staged.rows}, {"ErrorRecords", 0},
+                    {"OperatorRows", operators}, {"Files", staged.files.size()}});
   EPOXY_RETURN_NOT_OK(SaveProgress());
   CrashPoint("manifest");
   return Status::OK();

@@ -51,8 +51,8 @@ class RunSession {
   /// Gives a write its run-derived id and records its staging folder in the run before any
   /// file is written.
   Result<exec::DatasetWriteOptions> PrepareWrite(exec::DatasetWriteOptions options);
-  /// Records a staged write in the run's manifest.
-  Status AddStaged(const exec::StagedWrite& staged);
+  /// Records a staged write in the run's manifest, with what its plan read and dropped.
+  Status AddStaged(const exec::StagedWrite& staged, const exec::RunMetrics& metrics);
   /// Queues catalog partitions for the commit (recorded in the run as well).
   Status AddPartitions(const std::vector<catalog::PartitionToAdd>& partitions);
   /// Adds an action's engine metrics to the run's.
