@@ -107,6 +107,8 @@ def test_a_renamed_transformation_ctx_starts_from_nothing_and_says_so(epoxy, tmp
     assert renamed.returncode == 0
     assert epoxy.files_read("events") == 2
     assert "landing_v2 has no state" in renamed.stderr and "landing" in renamed.stderr
+    flags = epoxy.run_details(epoxy.runs("events")[0]["Id"])["Epoxy"]["Flags"]
+    assert any(f.startswith("REPROCESS: landing_v2") for f in flags), flags
 
 
 def test_a_read_without_transformation_ctx_is_not_bookmarked_and_warned(epoxy, tmp_path):

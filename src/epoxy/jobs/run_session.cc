@@ -93,6 +93,7 @@ Result<std::shared_ptr<plan::FileSelector>> RunSession::SourceBookmark(const std
       for (const auto& k : known_contexts_) names += (names.empty() ? "" : ", ") + k;
       log_(fmt::format("bookmark: transformation_ctx {} has no state, so it starts from nothing and reads every file "
                        "of {}; the bookmark has state for {} (was one of them renamed?)", ctx, what, names));
+      fresh_contexts_.push_back(ctx);
     }
   }
   auto bookmark = std::make_shared<FileBookmark>(store_, job_, ctx, window_, max_files, log_);
@@ -150,6 +151,10 @@ Json RunSession::SourcesReport(Json* flags) const {
   Json sources = Json::object();
   for (const auto& b : bookmarks_) {
     Json r = b->Report();
+    if (std::find(fresh_contexts_.begin(), fresh_contexts_.end(), b->ctx()) != fresh_contexts_.end()) {
+      flags->push_back(fmt::format("REPROCESS: {} had no state while the job's bookmark had some, so it read all {} "
+                                   "files", b->ctx(), r["FilesRead"].get<int64_t>()));
+    }
     const int64_t read = r["FilesRead"], reprocessed = r["FilesReprocessed"], deferred = r["FilesDeferred"],
                   skipped = r["FilesSkipped"];
     if (reprocessed > 0 && reprocessed * 2 >= read + skipped) {

@@ -77,6 +77,7 @@ class RunSession {
   BookmarkWindow window_;
   int64_t loaded_version_ = 0;
   std::vector<std::string> known_contexts_;
+  std::vector<std::string> fresh_contexts_;  // read with no state while others had some
   std::vector<std::shared_ptr<FileBookmark>> bookmarks_;
   catalog::Json staging_ = catalog::Json::array();
   catalog::Json staged_ = catalog::Json::array();
