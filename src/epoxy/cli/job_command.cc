@@ -233,6 +233,12 @@ Result<int> RunBookmarkCommand(const BookmarkArgs& a) {
   auto job = store->GetJob(a.job);
   if (!job.ok()) return catalog::WithGlueErrorName(job.status());
   if (a.action == "show") {
+    EPOXY_ASSIGN_OR_RETURN(catalog::BookmarkHead head, store->GetBookmarkHead(a.job));
+    if (head.version == 0) {  // as GetJobBookmark answers for a job that never committed one
+      if (a.json) return Status::NotFound("EntityNotFoundException: job {} has no bookmark yet", a.job);
+      EPOXY_RETURN_NOT_OK(Print(fmt::format("job {}: no bookmark yet (no run has committed one)\n", a.job)));
+      return 0;
+    }
     EPOXY_ASSIGN_OR_RETURN(Json entry, BookmarkEntry(*store, a.job));
     if (a.json) {
       EPOXY_RETURN_NOT_OK(Print(entry.dump(2) + "\n"));
