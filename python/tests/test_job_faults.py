@@ -132,15 +132,12 @@ def test_max_retries_starts_new_attempts(epoxy, tmp_path):
 
 def test_max_concurrent_runs_one_refuses_the_second_run(epoxy, tmp_path):
     landing, out = landing_with_days(tmp_path), str(tmp_path / "out")
-    first = epoxy.start_job("events", landing, out, "--sleep", "3")
-    for _ in range(100):  # until the first run is recorded
-        if os.path.exists(epoxy.home) and epoxy("runs", "events").stdout.strip():
-            break
-        time.sleep(0.05)
-    second = epoxy.run_job("events", landing, out)
-    assert second.returncode != 0 and "ConcurrentRunsExceededException" in second.stderr
-    first.communicate()
-    assert first.returncode == 0
+    assert epoxy("job", "create", "events", "--script", epoxy.script).returncode == 0  # MaxConcurrentRuns 1
+    runs = [epoxy.start_job("events", landing, out, "--sleep", "2") for _ in range(2)]  # started at once
+    results = [r.communicate() + (r.returncode,) for r in runs]
+    refused = [err for _, err, code in results if code != 0]
+    assert len(refused) == 1 and "ConcurrentRunsExceededException" in refused[0], results
+    assert [r["JobRunState"] for r in epoxy.runs("events")] == ["SUCCEEDED"]
 
 
 def test_two_concurrent_runs_never_both_advance_the_bookmark(epoxy, spark, tmp_path, expected):
