@@ -103,7 +103,8 @@ std::string Substring(std::string_view s, int64_t pos, int64_t len) {
   }
   int64_t chars = static_cast<int64_t>(starts.size());
   int64_t begin = pos > 0 ? pos - 1 : pos < 0 ? chars + pos : 0;
-  int64_t end = len < 0 ? begin : (len > INT64_MAX - begin ? INT64_MAX : begin + len);
+  // begin + len, saturated (begin may be negative, so INT64_MAX - begin could overflow).
+  int64_t end = len < 0 ? begin : (begin > 0 && len > INT64_MAX - begin ? INT64_MAX : begin + len);
   begin = std::max<int64_t>(begin, 0);
   end = std::min(end, chars);
   if (begin >= end) return "";

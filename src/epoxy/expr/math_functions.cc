@@ -114,8 +114,10 @@ Result<std::optional<Datum>> CallMathFunction(const Expr& call, const std::vecto
   const bool is_unary = unary.count(op) > 0;
   if (!is_unary && !kBinary.count(op) && op != "factorial" && op != "e" && op != "pi") return std::optional<Datum>();
   EPOXY_ASSIGN_OR_RETURN(auto builder, MakeBuilder(call.type, pool));
-  auto* doubles = static_cast<DoubleBuilder*>(builder.get());
-  auto* longs = static_cast<Int64Builder*>(builder.get());
+  // Only the builder's own type is cast to (a cast to the other is undefined behaviour).
+  const bool bigint = call.type->id() == TypeId::kBigInt;
+  auto* doubles = bigint ? nullptr : static_cast<DoubleBuilder*>(builder.get());
+  auto* longs = bigint ? static_cast<Int64Builder*>(builder.get()) : nullptr;
   for (int64_t i = 0; i < n; ++i) {
     bool null = false;
     for (const auto& a : args) null = null || a.IsNull(i);
