@@ -19,19 +19,32 @@ int64_t LastNewlineBoundary(std::string_view data) {
 Result<std::unique_ptr<BlockReader>> BlockReader::Open(const FileInfo& info, int64_t block_size,
                                                        RecordBoundaryFn boundary) {
   EPOXY_ASSIGN_OR_RETURN(auto fs, FileSystemFor(info.path));
-  EPOXY_ASSIGN_OR_RETURN(std::unique_ptr<RandomAccessFile> file, fs->OpenForRead(info.path));
+  EPOXY_ASSIGN_OR_RETURN(std::unique_ptr<RandomAccessFile> file, fs->OpenListed(info));
   std::unique_ptr<BlockReader> reader(new BlockReader());
   reader->path_ = info.path;
   reader->block_size_ = std::max<int64_t>(block_size, 1);
   reader->boundary_ = std::move(boundary);
   reader->file_ = std::move(file);
-  EPOXY_ASSIGN_OR_RETURN(BufferPtr head, reader->file_->ReadAt(0, 8));
-  reader->compression_ = DetectCompression(info.path, head->view());
-  if (reader->file_->size() == 0) {
+  // A small file is read whole at once (one request on S3), and its compression told from that.
+  constexpr int64_t kReadWholeFirst = 4 << 20;
+  const int64_t size = reader->file_->size();
+  BufferPtr whole;
+  if (size > 0 && size <= kReadWholeFirst) {
+    EPOXY_ASSIGN_OR_RETURN(whole, reader->file_->ReadAt(0, size));
+  }
+  BufferPtr head = whole;
+  if (head == nullptr) {
+    EPOXY_ASSIGN_OR_RETURN(head, reader->file_->ReadAt(0, 8));
+  }
+  reader->compression_ = DetectCompression(info.path, head->view().substr(0, 8));
+  if (size == 0) {
     reader->input_done_ = true;
     reader->whole_ = head;  // empty
   } else if (reader->compression_ == Compression::kNone) {
-    EPOXY_ASSIGN_OR_RETURN(reader->whole_, reader->file_->ReadAt(0, reader->file_->size()));
+    if (whole == nullptr) {
+      EPOXY_ASSIGN_OR_RETURN(whole, reader->file_->ReadAt(0, size));
+    }
+    reader->whole_ = std::move(whole);
   } else {
     EPOXY_ASSIGN_OR_RETURN(reader->decompressor_,
                            DecompressingReader::Make(reader->file_, reader->compression_));

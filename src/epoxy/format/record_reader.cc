@@ -77,7 +77,7 @@ Result<FileFormat> DetectFileFormat(const FileInfo& file) {
   if (EndsWith(name, ".parquet") || EndsWith(name, ".parq")) return FileFormat::kParquet;
   // No telling extension: look at the first decompressed bytes.
   EPOXY_ASSIGN_OR_RETURN(auto fs, FileSystemFor(file.path));
-  EPOXY_ASSIGN_OR_RETURN(auto input, fs->OpenForRead(file.path));
+  EPOXY_ASSIGN_OR_RETURN(auto input, fs->OpenListed(file));
   EPOXY_ASSIGN_OR_RETURN(BufferPtr head, input->ReadAt(0, 4096));
   std::string text(head->view());
   Compression compression = DetectCompression(file.path, text);

@@ -57,6 +57,9 @@ class FileSystem {
   /// walk partition folders without listing the files inside ones it prunes.
   virtual Result<std::vector<std::string>> ListSubdirs(const std::string& dir) = 0;
   virtual Result<std::unique_ptr<RandomAccessFile>> OpenForRead(const std::string& path) = 0;
+  /// A file as a listing described it: stores that must ask for the size (S3's HEAD) use the
+  /// listed one instead, when it is known (size > 0).
+  virtual Result<std::unique_ptr<RandomAccessFile>> OpenListed(const FileInfo& file) { return OpenForRead(file.path); }
   /// Creates missing parent folders.
   virtual Result<std::unique_ptr<FileWriter>> OpenForWrite(const std::string& path) = 0;
   virtual Status DeleteFile(const std::string& path) = 0;

@@ -223,6 +223,14 @@ Result<std::unique_ptr<RandomAccessFile>> S3FileSystem::OpenForRead(const std::s
   return std::unique_ptr<RandomAccessFile>(new S3ReadFile(client_, path, bucket, key, o.size));
 }
 
+Result<std::unique_ptr<RandomAccessFile>> S3FileSystem::OpenListed(const FileInfo& file) {
+  if (file.size <= 0) return OpenForRead(file.path);
+  std::string bucket, key;
+  EPOXY_RETURN_NOT_OK(ParseS3Uri(file.path, &bucket, &key));
+  // The listing's size saves a HEAD per object (half the requests for small files).
+  return std::unique_ptr<RandomAccessFile>(new S3ReadFile(client_, file.path, bucket, key, file.size));
+}
+
 Result<std::unique_ptr<FileWriter>> S3FileSystem::OpenForWrite(const std::string& path) {
   std::string bucket, key;
   EPOXY_RETURN_NOT_OK(ParseS3Uri(path, &bucket, &key));

@@ -21,6 +21,7 @@ class S3FileSystem final : public FileSystem {
   Result<std::vector<FileInfo>> ListFiles(const std::string& dir, bool recursive) override;
   Result<std::vector<std::string>> ListSubdirs(const std::string& dir) override;
   Result<std::unique_ptr<RandomAccessFile>> OpenForRead(const std::string& path) override;
+  Result<std::unique_ptr<RandomAccessFile>> OpenListed(const FileInfo& file) override;
   Result<std::unique_ptr<FileWriter>> OpenForWrite(const std::string& path) override;
   Status DeleteFile(const std::string& path) override;
   Status DeleteDirRecursive(const std::string& path) override;
