@@ -36,6 +36,21 @@ job.commit()
 '''
 
 
+def job_script(*options):
+    """A Glue script's usual opening: its arguments (JOB_NAME and `options`), a GlueContext
+    `glue` and an initialized Job `job`; the caller adds the body."""
+    names = ", ".join(repr(o) for o in ("JOB_NAME",) + options)
+    return ("import sys\n"
+            "from awsglue.context import GlueContext\n"
+            "from awsglue.job import Job\n"
+            "from awsglue.utils import getResolvedOptions\n"
+            "from pyspark.context import SparkContext\n"
+            "args = getResolvedOptions(sys.argv, [%s])\n"
+            "glue = GlueContext(SparkContext.getOrCreate())\n"
+            "job = Job(glue)\n"
+            "job.init(args['JOB_NAME'], args)\n" % names)
+
+
 def write_day(landing, day, files=3, per_file=4, first_id=0):
     """`files` JSON files under landing/<day>/, with one duplicated event_id per file."""
     folder = os.path.join(landing, day)
