@@ -17,6 +17,7 @@ find_package(spdlog CONFIG REQUIRED)
 if(NOT EPOXY_BUILD_FUZZERS)
   find_package(CLI11 CONFIG REQUIRED)
   find_package(SQLite3 REQUIRED)
+  find_package(PostgreSQL REQUIRED)  # libpq only: the client, no server headers
   find_package(nlohmann_json CONFIG REQUIRED)
 endif()
 if(EPOXY_BUILD_TESTS)

@@ -14,6 +14,9 @@ packages=(
   libcli11-dev libspdlog-dev libfmt-dev libre2-dev libxxhash-dev pybind11-dev python3-dev
   # tests
   libgtest-dev libgmock-dev libbenchmark-dev python3 python3-pytest
+  # database sources and sinks are tested against a real PostgreSQL server (initdb, pg_ctl, psql)
+  # and driven from the tests by psycopg2
+  postgresql-15 postgresql-client-15 python3-psycopg2
 )
 
 # Node.js and npm run DuckDB, the tests' oracle; any node >= 18 on the PATH will do.

@@ -1,0 +1,460 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "epoxy/database/database_source.h"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <functional>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "epoxy/database/client.h"
+#include "epoxy/database/column_decoder.h"
+#include "epoxy/database/partition_reader.h"
+#include "epoxy/database/sql_filter.h"
+
+namespace epoxy::database {
+namespace {
+
+std::string Lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+Result<int64_t> IntegerOption(const std::string& name, const std::string& text) {
+  int64_t v = 0;
+  auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || p != text.data() + text.size()) {
+    return Status::InvalidInput("option {} must be an integer, not '{}'", name, text);
+  }
+  return v;
+}
+
+/// A list option: a JSON array (["a","b"]) or comma-separated names.
+std::vector<std::string> ListValue(const std::string& text) {
+  std::vector<std::string> out;
+  if (!text.empty() && text.front() == '[') {
+    auto parsed = nlohmann::json::parse(text, nullptr, false);
+    if (parsed.is_array()) {
+      for (const auto& v : parsed) {
+        if (v.is_string()) out.push_back(v.get<std::string>());
+      }
+      return out;
+    }
+  }
+  size_t start = 0;
+  while (start <= text.size()) {
+    size_t comma = text.find(',', start);
+    std::string part = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    part.erase(0, part.find_first_not_of(" \t"));
+    part.erase(part.find_last_not_of(" \t") + 1);
+    if (!part.empty()) out.push_back(part);
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return out;
+}
+
+/// `(a, b)` or `a`: the keys (or their placeholders) as a row value.
+std::string Tuple(const std::vector<std::string>& items) {
+  if (items.size() == 1) return items[0];
+  std::string out = "(";
+  for (size_t i = 0; i < items.size(); ++i) out += (i ? ", " : "") + items[i];
+  return out + ")";
+}
+
+/// The snapshot of a PostgreSQL transaction, from pg_current_snapshot()'s text (xmin:xmax:xip).
+struct SnapshotInfo {
+  uint64_t xmin = 0;
+  bool in_flight = false;  // transactions were open (and may still commit)
+};
+
+Result<SnapshotInfo> ParseSnapshot(std::string_view text) {
+  SnapshotInfo s;
+  size_t colon = text.find(':');
+  auto [p, ec] = std::from_chars(text.data(), text.data() + (colon == std::string_view::npos ? text.size() : colon), s.xmin);
+  if (ec != std::errc() || colon == std::string_view::npos) return Status::Internal("unexpected snapshot text '{}'", text);
+  size_t second = text.find(':', colon + 1);
+  s.in_flight = second != std::string_view::npos && second + 1 < text.size();
+  return s;
+}
+
+/// What one statement of the read is built from.
+struct StatementParts {
+  std::vector<std::string> select;  // quoted columns and expressions
+  std::vector<std::string> where;
+  std::string order_by;
+  int64_t limit = -1;
+};
+
+std::string Compose(const std::string& relation, const StatementParts& parts) {
+  std::string sql = "SELECT ";
+  for (size_t i = 0; i < parts.select.size(); ++i) sql += (i ? ", " : "") + parts.select[i];
+  sql += " FROM " + relation;
+  for (size_t i = 0; i < parts.where.size(); ++i) sql += (i ? " AND (" : " WHERE (") + parts.where[i] + ")";
+  if (!parts.order_by.empty()) sql += " ORDER BY " + parts.order_by;
+  if (parts.limit >= 0) sql += fmt::format(" LIMIT {}", parts.limit);
+  return sql;
+}
+
+}  // namespace
+
+Result<ReadSpec> ParseReadOptions(const std::map<std::string, std::string>& raw) {
+  std::map<std::string, std::string> options;
+  for (const auto& [k, v] : raw) options[Lower(k)] = v;
+  auto get = [&](const char* name) -> std::string {
+    auto it = options.find(name);
+    return it == options.end() ? "" : it->second;
+  };
+  ReadSpec spec;
+  if (get("url").empty()) return Status::InvalidInput("a database source needs 'url' (or a connectionName)");
+  EPOXY_ASSIGN_OR_RETURN(spec.endpoint, ParseJdbcUrl(get("url")));
+  if (!get("user").empty()) spec.endpoint.user = get("user");
+  if (!get("password").empty()) spec.endpoint.password = get("password");
+  spec.table = get("dbtable");
+  spec.query = get("query");
+  if (spec.query.empty()) spec.query = get("samplequery");
+  spec.partition_query = Lower(get("enablepartitioningforsamplequery")) == "true";
+  if (spec.table.empty() && spec.query.empty()) return Status::InvalidInput("a database source needs 'dbtable' or 'query'");
+  if (!spec.table.empty() && !get("query").empty()) {
+    return Status::InvalidInput("options 'dbtable' and 'query' cannot both be given (as in Spark)");
+  }
+  if (!get("fetchsize").empty()) {
+    EPOXY_ASSIGN_OR_RETURN(int64_t f, IntegerOption("fetchsize", get("fetchsize")));
+    if (f > 0) spec.fetch_size = static_cast<int>(std::min<int64_t>(f, 1000000));
+  }
+  spec.hash_field = get("hashfield");
+  spec.hash_expression = get("hashexpression");
+  if (!spec.hash_field.empty() && !spec.hash_expression.empty()) {
+    return Status::InvalidInput("options 'hashfield' and 'hashexpression' cannot both be given");
+  }
+  if (!get("hashpartitions").empty()) {
+    EPOXY_ASSIGN_OR_RETURN(int64_t n, IntegerOption("hashpartitions", get("hashpartitions")));
+    if (n < 1 || n > 256) return Status::InvalidInput("hashpartitions must be from 1 to 256, not {}", n);
+    spec.hash_partitions = static_cast<int>(n);
+  } else if (!spec.hash_field.empty() || !spec.hash_expression.empty()) {
+    spec.hash_partitions = 7;  // Glue's default
+  }
+  spec.partition_column = get("partitioncolumn");
+  if (!spec.partition_column.empty()) {
+    if (get("lowerbound").empty() || get("upperbound").empty() || get("numpartitions").empty()) {
+      return Status::InvalidInput("partitionColumn needs lowerBound, upperBound and numPartitions (as in Spark)");
+    }
+    EPOXY_ASSIGN_OR_RETURN(spec.lower_bound, IntegerOption("lowerBound", get("lowerbound")));
+    EPOXY_ASSIGN_OR_RETURN(spec.upper_bound, IntegerOption("upperBound", get("upperbound")));
+    EPOXY_ASSIGN_OR_RETURN(int64_t n, IntegerOption("numPartitions", get("numpartitions")));
+    if (n < 1 || n > 256) return Status::InvalidInput("numPartitions must be from 1 to 256, not {}", n);
+    if (spec.lower_bound > spec.upper_bound) {
+      return Status::InvalidInput("lowerBound {} is greater than upperBound {}", spec.lower_bound, spec.upper_bound);
+    }
+    spec.num_partitions = static_cast<int>(n);
+  }
+  spec.bookmark_keys = ListValue(get("jobbookmarkkeys"));
+  const std::string order = Lower(get("jobbookmarkkeyssortorder"));
+  if (!order.empty() && order != "asc" && order != "desc") {
+    return Status::InvalidInput("jobBookmarkKeysSortOrder must be asc or desc, not '{}'", order);
+  }
+  spec.bookmark_descending = order == "desc";
+  return spec;
+}
+
+std::string DatabaseSource::Relation() const {
+  if (!spec_.query.empty() && !spec_.partition_query) return "(" + spec_.query + ") AS epoxy_query";
+  return spec_.table;
+}
+
+std::string DatabaseSource::Describe() const {
+  return fmt::format("{} {}", spec_.endpoint.Describe(), spec_.query.empty() ? "table " + spec_.table : "query");
+}
+
+Result<std::shared_ptr<DatabaseSource>> DatabaseSource::Open(ReadSpec spec) {
+  std::shared_ptr<DatabaseSource> source(new DatabaseSource(std::move(spec)));
+  EPOXY_ASSIGN_OR_RETURN(auto client, Connect(source->spec_.endpoint));
+  std::string relation = source->spec_.partition_query ? "(" + source->spec_.query + " 1 = 1) AS epoxy_query" : source->Relation();
+  EPOXY_ASSIGN_OR_RETURN(auto described, client->Describe("SELECT * FROM " + relation));
+  std::vector<Field> fields;
+  for (const auto& d : described) {
+    ColumnMapping m;
+    if (client->engine() == Engine::kPostgres) {
+      EPOXY_ASSIGN_OR_RETURN(m, MapPostgresColumn(d));
+    } else {
+      m = MapSqliteColumn(d);
+    }
+    fields.push_back({m.name, m.type});
+    source->columns_.push_back(std::move(m));
+  }
+  source->schema_ = Schema::Make(std::move(fields));
+  if (source->spec_.query.empty()) {
+    const std::string& table = source->spec_.table;
+    std::unique_ptr<RowBlock> keys;
+    if (client->engine() == Engine::kPostgres) {
+      EPOXY_ASSIGN_OR_RETURN(keys, client->QueryAll(
+          "SELECT a.attname FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY(i.indkey) "
+          "WHERE i.indrelid = to_regclass($1) AND i.indisprimary ORDER BY array_position(i.indkey, a.attnum)", {table}));
+    } else {
+      std::string name = table;
+      if (name.size() > 2 && name.front() == '"' && name.back() == '"') name = name.substr(1, name.size() - 2);
+      EPOXY_ASSIGN_OR_RETURN(keys, client->QueryAll("SELECT name FROM pragma_table_info(?1) WHERE pk > 0 ORDER BY pk", {name}));
+    }
+    for (int64_t r = 0; r < keys->num_rows(); ++r) source->primary_key_.emplace_back(keys->Value(r, 0));
+  }
+  return source;
+}
+
+Status DatabaseSource::SetBookmark(std::shared_ptr<KeyBookmark> bookmark) {
+  std::vector<std::string> keys = spec_.bookmark_keys;
+  if (keys.empty()) keys = primary_key_;
+  if (keys.empty()) {
+    return Status::InvalidInput("{} has no primary key, so its job bookmark needs jobBookmarkKeys (columns whose values "
+                                "grow with every new row)", Describe());
+  }
+  key_columns_.clear();
+  for (const auto& k : keys) {
+    int index = schema_->FieldIndex(k);
+    if (index < 0) return Status::InvalidInput("jobBookmarkKeys: {} has no column {}", Describe(), k);
+    const ColumnMapping& m = columns_[static_cast<size_t>(index)];
+    if (!m.comparable) {
+      return Status::InvalidInput("jobBookmarkKeys: column {} of {} is {}, whose values have no order to bookmark by; "
+                                  "choose an integer, decimal, date, timestamp or text column", k, Describe(), m.source_type);
+    }
+    key_columns_.push_back(index);
+  }
+  spec_.bookmark_keys = keys;
+  const auto& from = bookmark->from();
+  if (from && (from->keys != keys || from->descending != spec_.bookmark_descending)) {
+    return Status::InvalidInput("the bookmark of {} was taken over keys [{}] {}, but this run reads by [{}] {}; reset the "
+                                "job bookmark to change them", bookmark->ctx(), fmt::join(from->keys, ", "),
+                                from->descending ? "desc" : "asc", fmt::join(keys, ", "),
+                                spec_.bookmark_descending ? "desc" : "asc");
+  }
+  bookmark_ = std::move(bookmark);
+  return Status::OK();
+}
+
+namespace {
+
+/// What a bookmarked read needs to know about its keys, for building conditions.
+struct KeyConditions {
+  std::vector<std::string> quoted;
+  bool descending = false;
+  /// `keys >= values` (at or past, in the bookmark's order).
+  std::string AtOrPast(const KeyValues& values, SqlParams* params) const {
+    std::vector<std::string> p;
+    for (const auto& v : values) p.push_back(params->Add(v));
+    return Tuple(quoted) + (descending ? " <= " : " >= ") + Tuple(p);
+  }
+  /// `keys <= values` (at or before).
+  std::string AtOrBefore(const KeyValues& values, SqlParams* params) const {
+    std::vector<std::string> p;
+    for (const auto& v : values) p.push_back(params->Add(v));
+    return Tuple(quoted) + (descending ? " >= " : " <= ") + Tuple(p);
+  }
+  std::string Order(bool reverse) const {
+    std::string out;
+    const bool desc = descending != reverse;
+    for (size_t i = 0; i < quoted.size(); ++i) out += (i ? ", " : "") + quoted[i] + (desc ? " DESC" : " ASC");
+    return out;
+  }
+};
+
+KeyValues RowValues(const RowBlock& block, int64_t row) {
+  KeyValues out;
+  for (int c = 0; c < block.num_columns(); ++c) {
+    out.push_back(block.IsNull(row, c) ? std::nullopt : std::optional<std::string>(std::string(block.Value(row, c))));
+  }
+  return out;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<RecordReader>> DatabaseSource::OpenReader(const std::vector<int>& wanted,
+                                                                 const expr::ExprPtr& filter, int64_t limit,
+                                                                 MemoryPool* pool) const {
+  EPOXY_ASSIGN_OR_RETURN(auto coordinator, Connect(spec_.endpoint));
+  const bool pg = coordinator->engine() == Engine::kPostgres;
+  const std::string relation = Relation();
+  // Hash and range partitions read in parallel on PostgreSQL; SQLite reads on one connection.
+  int partitions = 1;
+  if (pg && spec_.hash_partitions > 1) partitions = spec_.hash_partitions;
+  if (pg && spec_.num_partitions > 1) {
+    partitions = static_cast<int>(std::min<int64_t>(spec_.num_partitions, std::max<int64_t>(spec_.upper_bound - spec_.lower_bound, 1)));
+  }
+  EPOXY_RETURN_NOT_OK(coordinator->Execute(pg ? "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY" : "BEGIN"));
+  SnapshotInfo snapshot;
+  std::string exported;
+  if (pg) {
+    EPOXY_ASSIGN_OR_RETURN(auto info, coordinator->QueryAll(partitions > 1 ? "SELECT pg_current_snapshot()::text, pg_export_snapshot()"
+                                                                           : "SELECT pg_current_snapshot()::text"));
+    EPOXY_ASSIGN_OR_RETURN(snapshot, ParseSnapshot(info->Value(0, 0)));
+    if (partitions > 1) exported = std::string(info->Value(0, 1));
+  }
+
+  KeyConditions keys;
+  for (int k : key_columns_) keys.quoted.push_back(QuoteIdentifier(columns_[static_cast<size_t>(k)].name));
+  keys.descending = spec_.bookmark_descending;
+  std::vector<std::string> identity;  // quoted
+  for (const auto& k : primary_key_) identity.push_back(QuoteIdentifier(k));
+  if (identity.empty()) {
+    for (const auto& c : columns_) identity.push_back(QuoteIdentifier(c.name));
+  }
+  std::optional<KeyBookmark::Planned> planned;
+  if (bookmark_ != nullptr) {
+    planned = bookmark_->planned();
+    if (!planned) {
+      KeyBookmark::Planned p;
+      const KeyValues from_mark = bookmark_->from() ? bookmark_->from()->mark : KeyValues{};
+      // A NULL key would never compare past the mark: such rows would be invisible for ever.
+      std::string nulls;
+      for (const auto& q : keys.quoted) nulls += (nulls.empty() ? "" : " OR ") + q + " IS NULL";
+      EPOXY_ASSIGN_OR_RETURN(auto null_rows, coordinator->QueryAll("SELECT 1 FROM " + relation + " WHERE " + nulls + " LIMIT 1"));
+      if (null_rows->num_rows() > 0) {
+        return Status::InvalidData("bookmark key [{}] of {} is NULL in some rows, which a key bookmark can never read; "
+                                   "bookmark by NOT NULL columns", fmt::join(spec_.bookmark_keys, ", "), Describe());
+      }
+      // The last key (in the bookmark's order) at or past the mark, of rows meeting `extra`.
+      using Condition = std::function<std::string(SqlParams*)>;
+      auto last_key = [&](const Condition& extra) -> Result<std::optional<KeyValues>> {
+        SqlParams params(*coordinator);
+        StatementParts parts;
+        parts.select = keys.quoted;
+        if (!from_mark.empty()) parts.where.push_back(keys.AtOrPast(from_mark, &params));
+        if (extra) parts.where.push_back(extra(&params));
+        parts.order_by = keys.Order(true);
+        parts.limit = 1;
+        EPOXY_ASSIGN_OR_RETURN(auto row, coordinator->QueryAll(Compose(relation, parts), params.params()));
+        if (row->num_rows() == 0) return std::optional<KeyValues>();
+        return std::optional<KeyValues>(RowValues(*row, 0));
+      };
+      EPOXY_ASSIGN_OR_RETURN(auto upper, last_key(nullptr));
+      if (upper) {
+        p.empty = false;
+        p.upper = *upper;
+        p.next.keys = spec_.bookmark_keys;
+        p.next.descending = spec_.bookmark_descending;
+        p.next.mark = *upper;
+        if (pg && snapshot.in_flight) {
+          // Only rows whose transaction is older than every transaction still open are settled:
+          // an open one may yet commit a row below a newer one's key. The mark stays at the last
+          // settled row; the rows read past it are remembered instead.
+          p.held_back = true;
+          p.next.mark = from_mark;
+          if (spec_.query.empty()) {
+            const std::string xmin32 = std::to_string(snapshot.xmin % 4294967296ULL);
+            auto settled = [&](SqlParams* params) {
+              return fmt::format("(((({0}::bigint - xmin::text::bigint) % 4294967296) + 4294967296) % 4294967296) "
+                                 "BETWEEN 1 AND 2147483647 OR xmin::text::bigint < 3", params->Add(xmin32));
+            };
+            EPOXY_RETURN_NOT_OK(coordinator->Execute("SAVEPOINT epoxy_settled"));
+            auto settled_key = last_key(settled);
+            if (settled_key.ok()) {
+              EPOXY_RETURN_NOT_OK(coordinator->Execute("RELEASE SAVEPOINT epoxy_settled"));
+              if (*settled_key) p.next.mark = **settled_key;
+            } else {  // a view has no xmin: the mark stays where it was
+              EPOXY_RETURN_NOT_OK(coordinator->Execute("ROLLBACK TO SAVEPOINT epoxy_settled"));
+            }
+          }
+          bookmark_->LogLine(fmt::format(
+              "bookmark: {}: transactions were still open when the run read {} (snapshot xmin {}); rows they may "
+              "commit later are read by a later run, so the mark stays at the last settled key", bookmark_->ctx(),
+              Describe(), snapshot.xmin));
+        }
+        // The rows at or past the new mark that this run reads: remembered, so that the next run
+        // (which reads at or past the mark) leaves them out.
+        SqlParams params(*coordinator);
+        StatementParts parts;
+        parts.select = identity;
+        if (!p.next.mark.empty()) parts.where.push_back(keys.AtOrPast(p.next.mark, &params));
+        parts.where.push_back(keys.AtOrBefore(p.upper, &params));
+        EPOXY_ASSIGN_OR_RETURN(auto rows, coordinator->QueryAll(Compose(relation, parts), params.params()));
+        for (int64_t r = 0; r < rows->num_rows(); ++r) p.next.seen.push_back(RowIdentity(*rows, r, 0, rows->num_columns()));
+        std::sort(p.next.seen.begin(), p.next.seen.end());
+      }
+      bookmark_->SetPlanned(p);
+      planned = p;
+    }
+  }
+
+  // The statements: the wanted columns, then the identity columns when rows must be left out.
+  std::vector<int> columns = wanted;
+  if (columns.empty()) {
+    for (int c = 0; c < schema_->num_fields(); ++c) columns.push_back(c);
+  }
+  PartitionReadSpec read;
+  read.fetch_size = spec_.fetch_size;
+  read.memory = pool;
+  read.bookmark = bookmark_;
+  std::vector<Field> fields;
+  for (int c : columns) {
+    read.columns.push_back(columns_[static_cast<size_t>(c)]);
+    fields.push_back(schema_->field(c));
+  }
+  read.schema = Schema::Make(std::move(fields));
+  const bool skip_rows = planned && bookmark_->from() && !bookmark_->from()->seen.empty();
+  if (skip_rows) {
+    read.skip = std::make_shared<std::unordered_set<uint64_t>>(bookmark_->from()->seen.begin(), bookmark_->from()->seen.end());
+    read.identity_count = static_cast<int>(identity.size());
+  }
+  const bool nothing = planned && planned->empty;
+  for (int i = 0; i < partitions; ++i) {
+    SqlParams params(*coordinator);
+    StatementParts parts;
+    for (int c : columns) parts.select.push_back(QuoteIdentifier(columns_[static_cast<size_t>(c)].name));
+    if (skip_rows) parts.select.insert(parts.select.end(), identity.begin(), identity.end());
+    std::string base = relation;
+    if (nothing) parts.where.push_back("1 = 0");
+    if (planned && !nothing) {
+      if (bookmark_->from() && !bookmark_->from()->mark.empty()) parts.where.push_back(keys.AtOrPast(bookmark_->from()->mark, &params));
+      parts.where.push_back(keys.AtOrBefore(planned->upper, &params));
+      parts.order_by = keys.Order(false);
+    }
+    bool all_pushed = true;
+    std::string pushed = PushableFilter(filter, columns_, coordinator->engine(), &params, &all_pushed);
+    if (!pushed.empty()) parts.where.push_back(pushed);
+    if (partitions > 1) {
+      std::string condition;
+      if (!spec_.hash_expression.empty()) {
+        condition = fmt::format("coalesce(mod(abs(({})::bigint), {}), 0) = {}", spec_.hash_expression, partitions, i);
+      } else if (!spec_.hash_field.empty()) {
+        condition = fmt::format("coalesce(mod(abs(hashtext(CAST({} AS text))::bigint), {}), 0) = {}",
+                                QuoteIdentifier(spec_.hash_field), partitions, i);
+      } else {  // Spark's ranges: the first partition takes what is below (and NULLs), the last what is above
+        const int64_t stride = spec_.upper_bound / partitions - spec_.lower_bound / partitions;
+        const std::string column = QuoteIdentifier(spec_.partition_column);
+        const int64_t lo = spec_.lower_bound + i * stride, hi = lo + stride;
+        if (i == 0) {
+          condition = fmt::format("{} < {} OR {} IS NULL", column, params.Add(std::to_string(hi)), column);
+        } else if (i == partitions - 1) {
+          condition = fmt::format("{} >= {}", column, params.Add(std::to_string(lo)));
+        } else {
+          const std::string from = params.Add(std::to_string(lo));
+          const std::string to = params.Add(std::to_string(hi));
+          condition = fmt::format("{} >= {} AND {} < {}", column, from, column, to);
+        }
+      }
+      if (spec_.partition_query) {
+        base = "(" + spec_.query + " " + condition + ") AS epoxy_query";
+      } else {
+        parts.where.push_back(condition);
+      }
+    } else if (spec_.partition_query) {
+      base = "(" + spec_.query + " 1 = 1) AS epoxy_query";
+    }
+    if (limit >= 0 && all_pushed && !skip_rows) parts.limit = limit;
+    read.queries.push_back({Compose(base, parts), params.params()});
+  }
+  read.clients.push_back(std::move(coordinator));
+  for (int i = 1; i < partitions; ++i) {
+    EPOXY_ASSIGN_OR_RETURN(auto client, Connect(spec_.endpoint));
+    EPOXY_RETURN_NOT_OK(client->Execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"));
+    // SET TRANSACTION SNAPSHOT takes no parameter; the id is the server's own (hex digits and dashes).
+    if (exported.find_first_not_of("0123456789ABCDEFabcdef-") != std::string::npos) {
+      return Status::Internal("unexpected snapshot id '{}'", exported);
+    }
+    EPOXY_RETURN_NOT_OK(client->Execute("SET TRANSACTION SNAPSHOT '" + exported + "'"));
+    read.clients.push_back(std::move(client));
+  }
+  return MakePartitionReader(std::move(read));
+}
+
+}  // namespace epoxy::database
