@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "engine.h"
 
+#include "epoxy/database/connection_properties.h"
+#include "epoxy/database/database_source.h"
 #include "epoxy/exec/executor.h"
 #include "epoxy/exec/physical_plan.h"
 #include "epoxy/exec/spill_file.h"
@@ -138,6 +140,57 @@ Status Engine::RegisterCatalogTable(const std::string& name, const std::string& 
   }
   views_[name] = std::move(plan);
   return Status::OK();
+}
+
+Status Engine::RegisterDatabase(const std::string& name, std::map<std::string, std::string> options,
+                                const std::string& transformation_ctx) {
+  auto lookup = [this](const std::string& connection) -> Result<catalog::Json> {
+    EPOXY_ASSIGN_OR_RETURN(catalog::CatalogStore * store, Catalog());
+    return store->GetConnection(connection);
+  };
+  EPOXY_ASSIGN_OR_RETURN(options, database::WithConnection(std::move(options), lookup));
+  EPOXY_ASSIGN_OR_RETURN(database::ReadSpec spec, database::ParseReadOptions(options));
+  EPOXY_ASSIGN_OR_RETURN(std::shared_ptr<database::DatabaseSource> source, database::DatabaseSource::Open(std::move(spec)));
+  if (session_ != nullptr) {
+    EPOXY_ASSIGN_OR_RETURN(auto bookmark, session_->DatabaseBookmark(transformation_ctx, source->Describe()));
+    if (bookmark != nullptr) EPOXY_RETURN_NOT_OK(source->SetBookmark(std::move(bookmark)));
+  }
+  plan::ScanSource scan;
+  scan.root = source->Describe();
+  scan.data_schema = source->schema();
+  scan.database = std::move(source);
+  EPOXY_ASSIGN_OR_RETURN(plan::PlanPtr plan, plan::Scan(std::move(scan)));
+  views_[name] = std::move(plan);
+  return Status::OK();
+}
+
+Result<int64_t> Engine::WriteDatabase(const std::string& sql, std::map<std::string, std::string> options,
+                                      const std::string& mode, exec::RunMetrics* metrics) {
+  auto lookup = [this](const std::string& connection) -> Result<catalog::Json> {
+    EPOXY_ASSIGN_OR_RETURN(catalog::CatalogStore * store, Catalog());
+    return store->GetConnection(connection);
+  };
+  EPOXY_ASSIGN_OR_RETURN(options, database::WithConnection(std::move(options), lookup));
+  EPOXY_ASSIGN_OR_RETURN(database::WriteSpec spec, database::ParseWriteOptions(options, mode));
+  EPOXY_ASSIGN_OR_RETURN(plan::PlanPtr plan, Plan(sql));
+  for (int i = 0; i < plan->schema->num_fields(); ++i) {
+    if (plan->schema->FieldIndex(plan->schema->field(i).name) != i) {
+      return Status::InvalidInput("the frame written to {} has two columns named {}", spec.table, plan->schema->field(i).name);
+    }
+  }
+  EPOXY_ASSIGN_OR_RETURN(std::shared_ptr<database::DatabaseSink> sink, database::DatabaseSink::Begin(std::move(spec), plan->schema));
+  auto append = [&](const BatchPtr& batch) { return sink->Append(*batch); };
+  EPOXY_ASSIGN_OR_RETURN(*metrics, exec::Execute(plan, append, ExecOptionsFor()));
+  EPOXY_RETURN_NOT_OK(sink->Finish());
+  if (session_ != nullptr) session_->AddMetrics(*metrics);
+  if (session_ != nullptr && session_->Staging()) {
+    session_->AddDatabaseSink(sink->Describe(), sink->rows());
+    session_->BeforeCommit([sink] { return sink->Commit(); });
+    open_sinks_.push_back(sink);
+  } else {
+    EPOXY_RETURN_NOT_OK(sink->Commit());
+  }
+  return sink->rows();
 }
 
 Status Engine::RegisterRows(const std::string& name, SchemaPtr schema, std::vector<BatchPtr> rows) {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "epoxy/catalog/catalog_store.h"
+#include "epoxy/database/database_sink.h"
 #include "epoxy/exec/dataset_writer.h"
 #include "epoxy/exec/executor.h"
 #include "epoxy/exec/run_metrics.h"
@@ -60,6 +61,15 @@ class Engine {
   Status RegisterCatalogTable(const std::string& name, const std::string& database, const std::string& table,
                               const std::string& push_down_predicate, const std::string& catalog_partition_predicate,
                               const std::string& transformation_ctx = "", int64_t max_files_per_run = 0);
+  /// A database table or query: Glue's JDBC connection_options or Spark's jdbc options (a
+  /// connectionName fills in the url, user and password from the catalog's connection); with a
+  /// `transformation_ctx` in a bookmarked job run, a key bookmark chooses the rows.
+  Status RegisterDatabase(const std::string& name, std::map<std::string, std::string> options,
+                          const std::string& transformation_ctx);
+  /// Runs `sql` into a database table, in one transaction: committed at the end of the write, or
+  /// with the job run when one is open (then a failed run leaves nothing in the table).
+  Result<int64_t> WriteDatabase(const std::string& sql, std::map<std::string, std::string> options,
+                                const std::string& mode, exec::RunMetrics* metrics);
   Status RegisterRows(const std::string& name, SchemaPtr schema, std::vector<BatchPtr> rows);
   /// Plans `sql` now (Spark analyses a view when it is created) and keeps the plan.
   Status RegisterView(const std::string& name, const std::string& sql);
@@ -106,6 +116,7 @@ class Engine {
   std::unique_ptr<catalog::JobStore> job_store_;
   std::unique_ptr<jobs::RunSession> session_;
   std::map<std::string, plan::PlanPtr> views_;
+  std::vector<std::shared_ptr<database::DatabaseSink>> open_sinks_;  // committed by the job run
 };
 
 }  // namespace epoxy::python

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "engine.h"
+#include "epoxy/database/connection_properties.h"
 #include "epoxy/common/thread_pool.h"
 #include "epoxy/expr/external_functions.h"
 #include "epoxy/memory/memory_pool.h"
@@ -85,6 +86,9 @@ std::string CatalogCall(epoxy::python::Engine& engine, const std::string& op, co
       token = page.next_token;
     } while (!token.empty());
     out["TableList"] = items;
+  } else if (op == "connection_options") {  // extract_jdbc_conf: the url, user and password to connect with
+    Json connection = Value(store->GetConnection(str("Name")));
+    for (const auto& [k, v] : Value(epoxy::database::ConnectionOptions(connection))) out[k] = v;
   } else if (op == "create_table") {
     Check(store->CreateTable(str("DatabaseName"), args["TableInput"]));
   } else if (op == "update_table") {
@@ -231,6 +235,30 @@ PYBIND11_MODULE(_epoxy_native, m) {
              auto inputs = epoxy::catalog::Json::parse(inputs_json, nullptr, false);
              if (!inputs.is_array()) Raise(Status::InvalidInput("partition inputs are not a JSON list"));
              return Value(e.QueuePartitions(db, table, inputs.get<std::vector<epoxy::catalog::Json>>()));
+           })
+      .def("register_database",
+           [](Engine& e, const std::string& name, std::map<std::string, std::string> options,
+              const std::string& transformation_ctx) {
+             Status st;
+             {
+               py::gil_scoped_release release;
+               st = e.RegisterDatabase(name, std::move(options), transformation_ctx);
+             }
+             Check(st);
+           },
+           py::arg("name"), py::arg("options"), py::arg("transformation_ctx") = "")
+      .def("write_database",
+           [](Engine& e, const std::string& sql, std::map<std::string, std::string> options, const std::string& mode) {
+             epoxy::exec::RunMetrics metrics;
+             Result<int64_t> rows = Status::Internal("not run");
+             {
+               py::gil_scoped_release release;
+               rows = e.WriteDatabase(sql, std::move(options), mode, &metrics);
+             }
+             int64_t n = Value(std::move(rows));
+             py::dict out = MetricsToPython(metrics);
+             out["rows"] = n;
+             return out;
            })
       .def("register_rows",
            [](Engine& e, const std::string& name, const std::vector<std::pair<std::string, std::string>>& fields,

@@ -60,3 +60,12 @@ def epoxy(tmp_path):
     if not binary:
         pytest.skip("EPOXY_BIN is not set (run through CTest)")
     return Epoxy(binary, str(tmp_path / "home"), str(tmp_path))
+
+
+@pytest.fixture(scope="session")
+def pg():
+    """A PostgreSQL server of the test session's own, with a database `shop` (postgres.PgServer)."""
+    from postgres import PgServer
+    server = PgServer()
+    yield server
+    server.stop()

@@ -13,6 +13,8 @@ from epoxy.runtime import engine, fresh_name, native
 from pyspark.errors import AnalysisException, PySparkNotImplementedError
 from pyspark.sql import SQLContext
 from pyspark.sql.dataframe import DataFrame, call_engine
+from pyspark.sql.database import (DATABASE_CONNECTION_TYPES, catalog_table_options, database_frame,
+                                   is_database_table, write_database)
 from pyspark.sql.readwriter import register_files, register_partitions, table_frame, write_frame
 from pyspark.sql.session import SparkSession
 from pyspark.sql.types import StringType, StructField, StructType, _infer_type, _merge_type, NullType
@@ -133,6 +135,9 @@ class GlueContext(SQLContext):
     # Sources
     def create_dynamic_frame_from_options(self, connection_type, connection_options={}, format=None,
                                           format_options={}, transformation_ctx="", push_down_predicate="", **kwargs):
+        if connection_type in DATABASE_CONNECTION_TYPES:
+            df = database_frame(self.spark_session, connection_type, connection_options, transformation_ctx)
+            return DynamicFrame(df, self, transformation_ctx or "database")
         if connection_type not in ("s3", "file", "local"):
             raise PySparkNotImplementedError("connection_type '%s' is not supported by epoxy yet (s3 and local "
                                              "files are)" % connection_type)
@@ -164,10 +169,15 @@ class GlueContext(SQLContext):
         if not database or not table_name:
             raise ValueError("from_catalog needs database and table_name")
         additional_options = additional_options or {}
+        table = self._get_table(database, table_name)
+        if is_database_table(table):
+            options = catalog_table_options(table, additional_options)
+            df = database_frame(self.spark_session, table["Parameters"].get("classification", "jdbc"), options,
+                                transformation_ctx)
+            return DynamicFrame(df, self, transformation_ctx or table_name)
         df = table_frame(self.spark_session, "%s.%s" % (database, table_name), push_down_predicate or "",
                          additional_options.get("catalogPartitionPredicate", ""), transformation_ctx,
                          _max_files_per_run(additional_options))
-        table = self._get_table(database, table_name)
         classification = table.get("Parameters", {}).get("classification", "")
         location = table.get("StorageDescriptor", {}).get("Location", "")
 
@@ -219,6 +229,10 @@ class GlueContext(SQLContext):
         if isinstance(frame, DynamicFrameCollection):
             raise ValueError("write_dynamic_frame_from_options takes one DynamicFrame; use write_from_options for a "
                              "collection")
+        if connection_type in DATABASE_CONNECTION_TYPES:
+            df = frame.toDF() if isinstance(frame, DynamicFrame) else frame
+            write_database(df, connection_type, connection_options, "append")
+            return frame
         if connection_type not in ("s3", "file", "local"):
             raise PySparkNotImplementedError("connection_type '%s' is not supported by epoxy yet (s3 and local "
                                              "files are)" % connection_type)
@@ -252,6 +266,11 @@ class GlueContext(SQLContext):
                                          transformation_ctx="", additional_options={}, catalog_id=None, **kwargs):
         database = _database_arg(database, kwargs)
         table = self._get_table(database, table_name)
+        if is_database_table(table):
+            df = frame.toDF() if isinstance(frame, DynamicFrame) else frame
+            write_database(df, table["Parameters"].get("classification", "jdbc"),
+                           catalog_table_options(table, additional_options), "append")
+            return frame
         sd = table.get("StorageDescriptor", {})
         keys = [k["Name"] for k in table.get("PartitionKeys", [])]
         fmt = table.get("Parameters", {}).get("classification", "parquet")
@@ -272,9 +291,20 @@ class GlueContext(SQLContext):
         return self.write_dynamic_frame_from_catalog(frame, database, table_name, redshift_tmp_dir, transformation_ctx,
                                                      additional_options, catalog_id, **kwargs)
 
-    def write_dynamic_frame_from_jdbc_conf(self, *args, **kwargs):
-        raise PySparkNotImplementedError("write_dynamic_frame_from_jdbc_conf: database sinks are not supported by "
-                                         "epoxy yet")
+    def write_dynamic_frame_from_jdbc_conf(self, frame, catalog_connection, connection_options={}, redshift_tmp_dir="",
+                                           transformation_ctx="", catalog_id=None):
+        options = dict(connection_options or {})
+        options["connectionName"] = catalog_connection
+        if "dbtable" not in options:
+            raise ValueError("write_dynamic_frame_from_jdbc_conf needs connection_options['dbtable']")
+        if options.get("database") and "url" not in options:
+            conf = self.extract_jdbc_conf(catalog_connection)
+            url = conf["url"]
+            if url.startswith("jdbc:postgresql:"):  # Glue's 'database' option replaces the URL's database
+                options["url"] = url.rsplit("/", 1)[0] + "/" + options["database"]
+        df = frame.toDF() if isinstance(frame, DynamicFrame) else frame
+        write_database(df, "jdbc", options, "append")
+        return frame
 
     write_from_jdbc_conf = write_dynamic_frame_from_jdbc_conf
 
@@ -302,7 +332,12 @@ class GlueContext(SQLContext):
         return StructType([StructField(c["Name"], _parse_datatype_string(c["Type"]), True) for c in cols])
 
     def extract_jdbc_conf(self, connection_name, catalog_id=None):
-        raise PySparkNotImplementedError("extract_jdbc_conf: connections are not supported by epoxy yet")
+        from pyspark.sql.catalog import catalog_call
+        conf = catalog_call("connection_options", Name=connection_name)
+        url = conf.get("url", "")
+        vendor = url[5:].split(":", 1)[0] if url.startswith("jdbc:") else url.split(":", 1)[0]
+        return {"url": url, "user": conf.get("user", ""), "password": conf.get("password", ""), "vendor": vendor,
+                "fullUrl": url}
 
     def convert_resolve_option(self, path, action, target):
         from awsglue.dynamicframe import ResolveOption
@@ -427,7 +462,7 @@ class DataSource:
         self._format_options = options
 
     def getFrame(self, **options):
-        if self._type in ("s3", "file", "local"):
+        if self._type in ("s3", "file", "local") + DATABASE_CONNECTION_TYPES:
             return self._ctx.create_dynamic_frame_from_options(self._type, self._options, self._format,
                                                                self._format_options, self._ctx_name, self._predicate)
         if "database" in self._options and "table_name" in self._options:
@@ -479,6 +514,9 @@ class DataSink:
     def _write(self, df):
         from pyspark.sql.catalog import catalog_call
         from pyspark.sql.readwriter import table_input
+        if self._type in DATABASE_CONNECTION_TYPES:
+            write_database(df, self._type, self._options, "append")
+            return
         path = self._options.get("path")
         keys = list(self._options.get("partitionKeys") or [])
         fmt = _file_format(self._format or "parquet")

@@ -93,6 +93,17 @@ class CatalogStore {
   virtual Result<Json> GetClassifier(const std::string& name) = 0;
   virtual Result<std::vector<Json>> GetClassifiers() = 0;
   virtual Status DeleteClassifier(const std::string& name) = 0;
+
+  // Connections, in Glue's Connection shape (Name, ConnectionType, ConnectionProperties with
+  // JDBC_CONNECTION_URL, USERNAME, PASSWORD or SECRET_ID, ...). Stored as given, password included
+  // (Glue's GetConnection hands it back unless HidePassword); callers that print hide it.
+  /// kAlreadyExists when a connection of that name exists.
+  virtual Status CreateConnection(const Json& connection_input) = 0;
+  /// Replaces connection `name` (kNotFound when missing); the input may rename it.
+  virtual Status UpdateConnection(const std::string& name, const Json& connection_input) = 0;
+  virtual Result<Json> GetConnection(const std::string& name) = 0;
+  virtual Result<std::vector<Json>> GetConnections() = 0;
+  virtual Status DeleteConnection(const std::string& name) = 0;
 };
 
 /// The kind ("GrokClassifier", ...) and name of a classifier in Glue's shape, or why it is not one.

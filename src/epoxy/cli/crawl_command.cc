@@ -98,10 +98,15 @@ Result<int> RunCrawl(const CrawlArgs& args) {
   if (args.table_threshold > 0) config["CrawlerOutput"]["Tables"]["TableThreshold"] = args.table_threshold;
   Json target = {{"Path", path}, {"Exclusions", args.excludes}};
   if (args.sample_size > 0) target["SampleSize"] = args.sample_size;
+  Json targets = {{"S3Targets", Json::array({target})}};
+  if (!args.connection.empty()) {
+    target["ConnectionName"] = args.connection;
+    targets = {{"JdbcTargets", Json::array({target})}};
+  }
   Json crawler = {{"Name", name},
                   {"Role", "epoxy"},
                   {"DatabaseName", args.database},
-                  {"Targets", {{"S3Targets", Json::array({target})}}},
+                  {"Targets", targets},
                   {"TablePrefix", args.table_prefix},
                   {"SchemaChangePolicy", {{"UpdateBehavior", update}, {"DeleteBehavior", del}}},
                   {"RecrawlPolicy", {{"RecrawlBehavior", recrawl}}},

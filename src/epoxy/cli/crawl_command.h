@@ -26,6 +26,7 @@ struct CrawlArgs {
   int table_level = 0;
   int64_t table_threshold = 0;
   std::vector<std::string> classifiers;  // custom classifiers, in order
+  std::string connection;  // a JDBC connection: `path` is then db/schema/table (a JdbcTarget)
 };
 
 /// Creates or updates the crawler definition and runs it; prints a summary.

@@ -7,6 +7,7 @@
 
 #include "epoxy/cli/catalog_command.h"
 #include "epoxy/cli/classifier_command.h"
+#include "epoxy/cli/connection_command.h"
 #include "epoxy/cli/crawl_command.h"
 #include "epoxy/cli/job_command.h"
 #include "epoxy/cli/read_command.h"
@@ -129,7 +130,8 @@ int main(int argc, char** argv) {
 
   epoxy::cli::CrawlArgs crawl_args;
   CLI::App* crawl = app.add_subcommand("crawl", "crawl a folder or bucket into catalog tables");
-  crawl->add_option("path", crawl_args.path, "a folder, file:// or s3:// prefix")->required();
+  crawl->add_option("path", crawl_args.path, "a folder, file:// or s3:// prefix (with --connection: db/schema/table, % a wildcard)")->required();
+  crawl->add_option("--connection", crawl_args.connection, "a JDBC connection (epoxy connection create): crawl its tables");
   crawl->add_option("--database", crawl_args.database, "the catalog database (created when missing)")->required();
   crawl->add_option("--name", crawl_args.name, "the crawler's name (default: DATABASE_FOLDER)");
   crawl->add_option("--table-prefix", crawl_args.table_prefix, "prefix for the tables' names");
@@ -204,6 +206,22 @@ int main(int argc, char** argv) {
                          "create-grok: a file of 'NAME regex' lines");
   classifier->add_option("--catalog", classifier_args.catalog, "sqlite:///path/catalog.db (default: $EPOXY_HOME/catalog.db)");
   AddRuntimeOptions(classifier, &runtime);
+
+  epoxy::cli::ConnectionArgs connection_args;
+  CLI::App* connection = app.add_subcommand(
+      "connection", "JDBC connections: create|update NAME --url URL, show NAME, list, delete NAME, test NAME");
+  connection->add_option("action", connection_args.action, "create | update | show | list | delete | test")->required();
+  connection->add_option("name", connection_args.name, "the connection");
+  connection->add_option("--url", connection_args.url, "JDBC_CONNECTION_URL: jdbc:postgresql://host:5432/db or jdbc:sqlite:/path/file.db");
+  connection->add_option("--user", connection_args.user, "USERNAME");
+  connection->add_flag("--password-stdin", connection_args.password_stdin, "read PASSWORD from standard input (one line)");
+  connection->add_option("--password-env", connection_args.password_env, "read PASSWORD from this environment variable");
+  connection->add_option("--secret-id", connection_args.secret_id,
+                         "SECRET_ID: a JSON file {\"username\", \"password\"} at this absolute path or at $EPOXY_HOME/secrets/ID.json");
+  connection->add_option("--description", connection_args.description, "Description");
+  connection->add_flag("--json", connection_args.json, "list: print JSON");
+  connection->add_option("--catalog", connection_args.catalog, "sqlite:///path/catalog.db (default: $EPOXY_HOME/catalog.db)");
+  AddRuntimeOptions(connection, &runtime);
 
   epoxy::cli::JobArgs job_args;
   CLI::App* job = app.add_subcommand("job", "job definitions: create, update, show, list, delete (run: epoxy job run NAME)");
@@ -281,6 +299,8 @@ int main(int argc, char** argv) {
     result = epoxy::cli::RunSql(sql_args);
   } else if (*classifier) {
     result = epoxy::cli::RunClassifierCommand(classifier_args);
+  } else if (*connection) {
+    result = epoxy::cli::RunConnectionCommand(connection_args);
   } else if (*job) {
     result = epoxy::cli::RunJobCommand(job_args);
   } else if (*runs) {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // RunCrawler: list, profile, plan tables and partitions, apply the policies to the catalog.
 #include "epoxy/crawler/crawler.h"
+#include "epoxy/crawler/jdbc_crawl.h"
 
 #include <algorithm>
 #include <chrono>
@@ -56,7 +57,9 @@ struct Definition {
       if (target.path.empty()) return Status::InvalidInput("crawler {} has a target without a Path", d.name);
       d.targets.push_back(std::move(target));
     }
-    if (d.targets.empty()) return Status::InvalidInput("crawler {} has no S3Targets", d.name);
+    if (d.targets.empty() && c.value("Targets", Json::object()).value("JdbcTargets", Json::array()).empty()) {
+      return Status::InvalidInput("crawler {} has no S3Targets or JdbcTargets", d.name);
+    }
     for (const auto& name : c.value("Classifiers", Json::array())) {
       if (!name.is_string()) return Status::InvalidInput("crawler {}: Classifiers must be a list of names", d.name);
       d.classifiers.push_back(name.get<std::string>());
@@ -680,7 +683,11 @@ Result<CrawlSummary> RunCrawler(catalog::CatalogStore& store, const std::string&
   EPOXY_RETURN_NOT_OK(store.StartCrawl(name));
   double start = Now();
   CrawlRun run(store, d, std::move(classifiers), progress);
-  Result<CrawlSummary> result = run.Run();
+  Result<CrawlSummary> result = d.targets.empty() ? Result<CrawlSummary>(CrawlSummary{}) : run.Run();
+  if (result.ok()) {
+    Status jdbc = CrawlJdbcTargets(store, crawler, &*result);
+    if (!jdbc.ok()) result = jdbc;
+  }
   Json crawl = {{"StartTime", start}, {"EndTime", Now()}};
   if (result.ok()) {
     const CrawlSummary& s = *result;

@@ -62,6 +62,7 @@ class ScanOperator final : public BatchSource {
   Status Open() {
     const plan::ScanSource& source = node_->source;
     num_data_ = source.data_schema->num_fields();
+    if (source.database != nullptr) return OpenDatabase();
     std::vector<plan::PartitionDir> partitions;
     if (!source.partition_keys.empty()) {
       if (source.from_catalog) {
@@ -170,6 +171,21 @@ class ScanOperator final : public BatchSource {
   }
 
  private:
+  /// A database source: one reader, sent the scan's columns, the filter and the limit.
+  Status OpenDatabase() {
+    std::vector<int> columns;
+    if (node_->columns_pushed) {
+      for (int c : node_->columns) {
+        if (c < num_data_) columns.push_back(c);
+      }
+      if (columns.empty() && num_data_ > 0) columns.push_back(0);  // count(*): one column
+    }
+    EPOXY_ASSIGN_OR_RETURN(reader_, node_->source.database->OpenReader(columns, node_->row_filter, node_->scan_limit,
+                                                                       context_->memory));
+    CrashPoint("read");
+    return Status::OK();
+  }
+
   /// Keeps the partitions whose values satisfy the partition filter (evaluated on all of them at
   /// once, as one batch of key values).
   Status PrunePartitions(std::vector<plan::PartitionDir>* partitions) {

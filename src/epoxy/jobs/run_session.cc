@@ -12,6 +12,10 @@ namespace epoxy::jobs {
 
 using catalog::Json;
 
+/// The bookmark_files prefix under which a database source's key state is stored (files are
+/// stored under their folder, which never starts with '#').
+constexpr const char* kKeyStatePrefix = "#keys";
+
 Result<BookmarkOption> ParseBookmarkOption(const std::string& text) {
   if (text.empty() || text == "job-bookmark-disable") return BookmarkOption::kDisable;
   if (text == "job-bookmark-enable") return BookmarkOption::kEnable;
@@ -85,20 +89,65 @@ Result<std::shared_ptr<plan::FileSelector>> RunSession::SourceBookmark(const std
   for (const auto& b : bookmarks_) {
     if (b->ctx() == ctx) return std::static_pointer_cast<plan::FileSelector>(b);
   }
-  if (!window_.replay && std::find(known_contexts_.begin(), known_contexts_.end(), ctx) == known_contexts_.end()) {
-    if (known_contexts_.empty()) {
-      log_(fmt::format("bookmark: transformation_ctx {} has no state yet; this run reads every file of {}", ctx, what));
-    } else {
-      std::string names;
-      for (const auto& k : known_contexts_) names += (names.empty() ? "" : ", ") + k;
-      log_(fmt::format("bookmark: transformation_ctx {} has no state, so it starts from nothing and reads every file "
-                       "of {}; the bookmark has state for {} (was one of them renamed?)", ctx, what, names));
-      fresh_contexts_.push_back(ctx);
-    }
-  }
+  NoteContext(ctx, what, "file");
   auto bookmark = std::make_shared<FileBookmark>(store_, job_, ctx, window_, max_files, log_);
   bookmarks_.push_back(bookmark);
   return std::static_pointer_cast<plan::FileSelector>(bookmark);
+}
+
+bool RunSession::NoteContext(const std::string& ctx, const std::string& what, const std::string& unit) {
+  if (window_.replay || std::find(known_contexts_.begin(), known_contexts_.end(), ctx) != known_contexts_.end()) return true;
+  if (known_contexts_.empty()) {
+    log_(fmt::format("bookmark: transformation_ctx {} has no state yet; this run reads every {} of {}", ctx, unit, what));
+    return false;
+  }
+  std::string names;
+  for (const auto& k : known_contexts_) names += (names.empty() ? "" : ", ") + k;
+  log_(fmt::format("bookmark: transformation_ctx {} has no state, so it starts from nothing and reads every {} of {}; "
+                   "the bookmark has state for {} (was one of them renamed?)", ctx, unit, what, names));
+  fresh_contexts_.push_back(ctx);
+  return false;
+}
+
+Result<std::shared_ptr<database::KeyBookmark>> RunSession::DatabaseBookmark(const std::string& ctx,
+                                                                            const std::string& what) {
+  if (option_ == BookmarkOption::kDisable) return std::shared_ptr<database::KeyBookmark>();
+  if (ctx.empty()) {
+    log_(fmt::format("bookmark: the read of {} has no transformation_ctx, so it is not bookmarked: it reads every row "
+                     "each run", what));
+    return std::shared_ptr<database::KeyBookmark>();
+  }
+  for (const auto& b : key_bookmarks_) {
+    if (b->ctx() == ctx) return b;
+  }
+  NoteContext(ctx, what, "row");
+  // Each commit stores the whole state; the last one in the window is the one to start from.
+  auto state_at = [&](int64_t seq) -> Result<std::optional<database::KeyState>> {
+    EPOXY_ASSIGN_OR_RETURN(auto states, store_.FileStates(job_, ctx, kKeyStatePrefix, 0, seq));
+    if (states.empty()) return std::optional<database::KeyState>();
+    catalog::Json json = catalog::Json::parse(states.back(), nullptr, false);
+    EPOXY_ASSIGN_OR_RETURN(database::KeyState state, database::KeyState::FromJson(json));
+    return std::optional<database::KeyState>(std::move(state));
+  };
+  EPOXY_ASSIGN_OR_RETURN(auto from, state_at(window_.replay ? window_.after_seq : window_.up_to_seq));
+  auto bookmark = std::make_shared<database::KeyBookmark>(ctx, from, log_);
+  if (window_.replay) {
+    // Replaying a range: read what the runs in it read, from the start's mark up to the end's.
+    EPOXY_ASSIGN_OR_RETURN(auto to, state_at(window_.up_to_seq));
+    database::KeyBookmark::Planned planned;
+    if (to && !to->mark.empty()) {
+      planned.empty = false;
+      planned.upper = to->mark;
+      planned.next = *to;
+    }
+    bookmark->SetPlanned(std::move(planned));
+  }
+  key_bookmarks_.push_back(bookmark);
+  return bookmark;
+}
+
+void RunSession::AddDatabaseSink(const std::string& what, int64_t rows) {
+  sinks_.push_back({{"Table", what}, {"RowsWritten", rows}});
 }
 
 Result<exec::DatasetWriteOptions> RunSession::PrepareWrite(exec::DatasetWriteOptions options) {
@@ -168,6 +217,7 @@ Json RunSession::SourcesReport(Json* flags) const {
     }
     sources[b->ctx()] = r;
   }
+  for (const auto& b : key_bookmarks_) sources[b->ctx()] = b->Report();
   return sources;
 }
 
@@ -185,6 +235,11 @@ Status RunSession::Commit() {
     for (const auto& b : bookmarks_) {
       for (auto& d : b->Deltas()) commit.deltas.push_back(std::move(d));
     }
+    for (const auto& b : key_bookmarks_) {
+      std::optional<database::KeyState> next = b->Next();
+      if (!next || (next->mark.empty() && next->seen.empty())) continue;
+      commit.deltas.push_back({b->ctx(), kKeyStatePrefix, static_cast<int64_t>(next->seen.size()), next->ToJson().dump()});
+    }
   }
   commit.bookmark_doc = sources;
   commit.outputs = staged_;
@@ -192,6 +247,11 @@ Status RunSession::Commit() {
     commit.partitions.push_back({p.value("DatabaseName", ""), p.value("TableName", ""), p.value("PartitionInput", Json::object())});
   }
   for (const auto& f : flags) log_("reconciliation: " + f.get<std::string>());
+  // Database sinks commit first: a failure there leaves the bookmark where it was. (A crash
+  // between the two commits leaves their rows without the bookmark's advance; an upsert key makes
+  // the rerun rewrite them in place.)
+  for (const auto& step : before_commit_) EPOXY_RETURN_NOT_OK(step());
+  before_commit_.clear();
   const double started = NowSeconds();
   EPOXY_RETURN_NOT_OK(store_.CommitRun(commit));
   committed_ = true;

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "epoxy/catalog/job_store.h"
+#include "epoxy/database/key_bookmark.h"
 #include "epoxy/exec/dataset_writer.h"
 #include "epoxy/exec/run_metrics.h"
 #include "epoxy/jobs/file_bookmark.h"
@@ -46,6 +47,14 @@ class RunSession {
   /// run's log says the read is not bookmarked). `max_files` is maxFilesPerRun (0: no bound).
   Result<std::shared_ptr<plan::FileSelector>> SourceBookmark(const std::string& ctx, const std::string& what,
                                                              int64_t max_files);
+  /// The key bookmark of the database source `ctx` (null when bookmarks are off or `ctx` is
+  /// empty), loaded with the state the run starts from.
+  Result<std::shared_ptr<database::KeyBookmark>> DatabaseBookmark(const std::string& ctx, const std::string& what);
+  /// Runs before the catalog transaction of job.commit(): database sinks commit there.
+  void BeforeCommit(std::function<Status()> step) { before_commit_.push_back(std::move(step)); }
+  /// A database sink's rows, for the run's reconciliation report.
+  void AddDatabaseSink(const std::string& what, int64_t rows);
+
   /// Whether writes are staged for the commit (until job.commit(); after it they publish at once).
   bool Staging() const { return !committed_; }
   /// Gives a write its run-derived id and records its staging folder in the run before any
@@ -66,6 +75,7 @@ class RunSession {
  private:
   RunSession(catalog::JobStore& store, Log log) : store_(store), log_(std::move(log)) {}
   Status SaveProgress();
+  bool NoteContext(const std::string& ctx, const std::string& what, const std::string& unit);
   catalog::Json SourcesReport(catalog::Json* flags) const;
 
   catalog::JobStore& store_;
@@ -79,6 +89,8 @@ class RunSession {
   std::vector<std::string> known_contexts_;
   std::vector<std::string> fresh_contexts_;  // read with no state while others had some
   std::vector<std::shared_ptr<FileBookmark>> bookmarks_;
+  std::vector<std::shared_ptr<database::KeyBookmark>> key_bookmarks_;
+  std::vector<std::function<Status()>> before_commit_;
   catalog::Json staging_ = catalog::Json::array();
   catalog::Json staged_ = catalog::Json::array();
   catalog::Json partitions_ = catalog::Json::array();

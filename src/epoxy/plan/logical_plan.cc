@@ -87,8 +87,13 @@ std::string PlanNode::Explain(int indent) const {
   std::string line = pad + KindName(kind);
   switch (kind) {
     case PlanKind::kScan: {
-      line += fmt::format(" {} {}", FileFormatName(source.format),
-                          source.catalog_table.empty() ? source.root : source.catalog_table + " (" + source.root + ")");
+      if (source.database != nullptr) {
+        line += " " + (source.catalog_table.empty() ? source.database->Describe()
+                                                    : source.catalog_table + " (" + source.database->Describe() + ")");
+      } else {
+        line += fmt::format(" {} {}", FileFormatName(source.format),
+                            source.catalog_table.empty() ? source.root : source.catalog_table + " (" + source.root + ")");
+      }
       if (!source.partition_keys.empty()) {
         std::vector<std::string> keys;
         for (const auto& k : source.partition_keys) keys.push_back(k.name);

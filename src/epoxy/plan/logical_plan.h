@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "epoxy/database/database_source.h"
 #include "epoxy/expr/binder.h"
 #include "epoxy/expr/expression.h"
 #include "epoxy/format/record_reader.h"
@@ -60,6 +61,8 @@ struct ScanSource {
   std::vector<PartitionDir> discovered;
   /// A job bookmark: chooses which listed files are read (null: all of them).
   std::shared_ptr<FileSelector> file_selector;
+  /// A table or query of a database instead of files (format, root and the file options unused).
+  std::shared_ptr<const database::DatabaseSource> database;
 };
 
 struct PlanNode;
@@ -92,6 +95,7 @@ struct PlanNode {
   expr::ExprPtr row_filter;        // the rest of the pushed filter; also lowered to statistics
   std::vector<int> columns;        // with columns_pushed: the only data columns read
   bool columns_pushed = false;
+  int64_t scan_limit = -1;         // rows a LIMIT right above needs at most (a database source sends it)
 
   // kFilter: the condition. kJoin: the residual condition, over the left columns then the right.
   expr::ExprPtr predicate;

@@ -63,8 +63,9 @@ class DataFrameReader:
         if schema is not None:
             self.schema(schema)
         self._options.update(options)
-        if self._format in ("jdbc",):
-            raise PySparkNotImplementedError("spark.read.format('jdbc') is not supported by epoxy yet")
+        if self._format == "jdbc":
+            from pyspark.sql.database import database_frame
+            return database_frame(self._session, "jdbc", self._options)
         if path is None:
             path = self._options.pop("path", None)
         if path is None:
@@ -137,8 +138,19 @@ class DataFrameReader:
     def table(self, tableName):
         return table_frame(self._session, tableName)
 
-    def jdbc(self, *args, **kwargs):
-        raise PySparkNotImplementedError("spark.read.jdbc is not supported by epoxy yet")
+    def jdbc(self, url, table, column=None, lowerBound=None, upperBound=None, numPartitions=None, predicates=None,
+             properties=None):
+        from pyspark.sql.database import database_frame
+        if predicates is not None:
+            raise PySparkNotImplementedError("spark.read.jdbc with predicates is not supported by epoxy (use "
+                                             "column, lowerBound, upperBound and numPartitions)")
+        options = dict(self._options)
+        options.update(properties or {})
+        options.update({"url": url, "dbtable": table})
+        if column is not None:
+            options.update({"partitionColumn": column, "lowerBound": lowerBound, "upperBound": upperBound,
+                            "numPartitions": numPartitions})
+        return database_frame(self._session, "jdbc", options)
 
 
 def table_frame(session, table_name, push_down_predicate="", catalog_predicate="", transformation_ctx="",
@@ -207,6 +219,10 @@ class DataFrameWriter:
         if partitionBy:
             self.partitionBy(partitionBy)
         self._options.update(options)
+        if self._format == "jdbc":
+            from pyspark.sql.database import write_database
+            write_database(self._df, "jdbc", self._options, self._mode)
+            return None
         if path is None:
             path = self._options.pop("path", None)
         if path is None:
@@ -233,6 +249,14 @@ class DataFrameWriter:
 
     def text(self, path, **kwargs):
         raise PySparkNotImplementedError("DataFrameWriter.text is not supported by epoxy yet")
+
+    def jdbc(self, url, table, mode=None, properties=None):
+        from pyspark.sql.database import write_database
+        self.mode(mode)
+        options = dict(self._options)
+        options.update(properties or {})
+        options.update({"url": url, "dbtable": table})
+        write_database(self._df, "jdbc", options, self._mode)
 
     def saveAsTable(self, name, format=None, mode=None, partitionBy=None, **options):
         if format:

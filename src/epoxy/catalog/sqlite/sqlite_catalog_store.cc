@@ -19,7 +19,7 @@
 namespace epoxy::catalog {
 namespace {
 
-constexpr int kSchemaVersion = 4;
+constexpr int kSchemaVersion = 5;
 
 const char* kMigrations[] = {
     // version 1
@@ -41,6 +41,8 @@ const char* kMigrations[] = {
     R"(CREATE TABLE classifiers(name TEXT PRIMARY KEY, doc TEXT NOT NULL);)",
     // version 4: jobs, runs and bookmarks (see job_store.h)
     kJobTablesMigration,
+    // version 5: connections
+    R"(CREATE TABLE connections(name TEXT PRIMARY KEY, doc TEXT NOT NULL);)",
 };
 
 double Now() {
@@ -488,6 +490,29 @@ class SqliteCatalogStore final : public CatalogStore {
     return Finish(st);
   }
 
+  Status CreateConnection(const Json& input) override { return PutConnection("", input); }
+  Status UpdateConnection(const std::string& name, const Json& input) override { return PutConnection(name, input); }
+
+  Result<Json> GetConnection(const std::string& name) override {
+    std::lock_guard lock(mu_);
+    return NamedDoc("SELECT doc FROM connections WHERE name = ?", "connection", name);
+  }
+
+  Result<std::vector<Json>> GetConnections() override {
+    std::lock_guard lock(mu_);
+    return AllDocs("SELECT doc FROM connections ORDER BY name", "listing connections");
+  }
+
+  Status DeleteConnection(const std::string& name) override {
+    std::lock_guard lock(mu_);
+    EPOXY_RETURN_NOT_OK(Exec("BEGIN IMMEDIATE"));
+    Status st = [&]() -> Status {
+      EPOXY_RETURN_NOT_OK(NamedDoc("SELECT doc FROM connections WHERE name = ?", "connection", name).status());
+      return ExecBound("DELETE FROM connections WHERE name = ?", {name});
+    }();
+    return Finish(st);
+  }
+
   Result<std::vector<Json>> GetCrawlHistory(const std::string& name, int max) override {
     std::lock_guard lock(mu_);
     EPOXY_RETURN_NOT_OK(GetCrawlerLocked(name).status());
@@ -616,6 +641,38 @@ class SqliteCatalogStore final : public CatalogStore {
       }
       body["LastUpdated"] = Now();
       return ExecBound("INSERT OR REPLACE INTO classifiers(name, doc) VALUES(?, ?)", {name, doc.dump()});
+    }();
+    return Finish(st);
+  }
+
+  /// Creates (`old_name` empty) or replaces a connection, keeping its CreationTime.
+  Status PutConnection(const std::string& old_name, const Json& input) {
+    if (!input.is_object() || !input.contains("Name") || !input["Name"].is_string()) {
+      return Status::InvalidInput("ConnectionInput needs a Name");
+    }
+    const std::string name = input["Name"].get<std::string>();
+    EPOXY_RETURN_NOT_OK(ValidateName("connection", name));
+    const std::string type = input.value("ConnectionType", "");
+    if (type.empty()) return Status::InvalidInput("ConnectionInput {} needs a ConnectionType", name);
+    if (input.contains("ConnectionProperties") && !input["ConnectionProperties"].is_object()) {
+      return Status::InvalidInput("ConnectionInput {}: ConnectionProperties must be a map", name);
+    }
+    std::lock_guard lock(mu_);
+    EPOXY_RETURN_NOT_OK(Exec("BEGIN IMMEDIATE"));
+    Status st = [&]() -> Status {
+      Json doc = input;
+      auto existing = NamedDoc("SELECT doc FROM connections WHERE name = ?", "connection", old_name.empty() ? name : old_name);
+      if (!existing.ok() && existing.status().code() != StatusCode::kNotFound) return existing.status();
+      if (old_name.empty() && existing.ok()) return Status::AlreadyExists("connection {} already exists", name);
+      if (!old_name.empty() && !existing.ok()) return existing.status();
+      if (!old_name.empty() && name != old_name) {
+        auto clash = NamedDoc("SELECT doc FROM connections WHERE name = ?", "connection", name);
+        if (clash.ok()) return Status::AlreadyExists("connection {} already exists", name);
+        EPOXY_RETURN_NOT_OK(ExecBound("DELETE FROM connections WHERE name = ?", {old_name}));
+      }
+      doc["CreationTime"] = existing.ok() ? existing->value("CreationTime", Now()) : Now();
+      doc["LastUpdatedTime"] = Now();
+      return ExecBound("INSERT OR REPLACE INTO connections(name, doc) VALUES(?, ?)", {name, doc.dump()});
     }();
     return Finish(st);
   }
