@@ -255,9 +255,17 @@ Result<int> RunBookmarkCommand(const BookmarkArgs& a) {
     }
     for (const auto& c : commits) {
       int64_t read = 0;
+      std::string rows;  // database sources: the rows read and the mark stored
       const Json sources = c.value("Bookmark", Json::object());
-      for (const auto& [ctx, s] : sources.items()) read += s.value("FilesRead", int64_t{0});
-      text += fmt::format("  commit {}: run {} read {} file(s)\n", c["Seq"].get<int64_t>(), c["RunId"].get<std::string>(), read);
+      for (const auto& [ctx, s] : sources.items()) {
+        read += s.value("FilesRead", int64_t{0});
+        if (s.value("Kind", "") != "keys") continue;
+        std::vector<std::string> mark;
+        for (const auto& v : s.value("To", s.value("From", Json::array()))) mark.push_back(v.is_null() ? "NULL" : v.get<std::string>());
+        rows += fmt::format(", {} read {} row(s), mark [{}]", ctx, s.value("RowsRead", int64_t{0}), fmt::join(mark, ", "));
+      }
+      text += fmt::format("  commit {}: run {} read {} file(s){}\n", c["Seq"].get<int64_t>(), c["RunId"].get<std::string>(),
+                          read, rows);
     }
     EPOXY_RETURN_NOT_OK(Print(text));
     return 0;
