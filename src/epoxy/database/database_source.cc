@@ -67,7 +67,10 @@ std::string Tuple(const std::vector<std::string>& items) {
 /// The snapshot of a PostgreSQL transaction, from pg_current_snapshot()'s text (xmin:xmax:xip).
 struct SnapshotInfo {
   uint64_t xmin = 0;
-  bool in_flight = false;  // transactions were open (and may still commit)
+  uint64_t xmax = 0;  // low 32 bits; transactions from here up to `next` may be open but unlisted
+  uint64_t next = 0;  // an xid taken after the snapshot: every xid assigned before it is lower
+  bool open() const { return !in_flight.empty() || xmax < next; }
+  std::vector<uint64_t> in_flight;  // xids of the transactions open (which may still commit), low 32 bits
 };
 
 Result<SnapshotInfo> ParseSnapshot(std::string_view text) {
@@ -76,7 +79,21 @@ Result<SnapshotInfo> ParseSnapshot(std::string_view text) {
   auto [p, ec] = std::from_chars(text.data(), text.data() + (colon == std::string_view::npos ? text.size() : colon), s.xmin);
   if (ec != std::errc() || colon == std::string_view::npos) return Status::Internal("unexpected snapshot text '{}'", text);
   size_t second = text.find(':', colon + 1);
-  s.in_flight = second != std::string_view::npos && second + 1 < text.size();
+  if (second == std::string_view::npos) return s;
+  std::string_view xmax = text.substr(colon + 1, second - colon - 1);
+  std::from_chars(xmax.data(), xmax.data() + xmax.size(), s.xmax);
+  s.xmax %= 4294967296ULL;
+  std::string_view list = text.substr(second + 1);
+  while (!list.empty()) {
+    size_t comma = list.find(',');
+    uint64_t xid = 0;
+    std::string_view item = list.substr(0, comma);
+    auto [q, e] = std::from_chars(item.data(), item.data() + item.size(), xid);
+    if (e != std::errc()) return Status::Internal("unexpected snapshot text '{}'", text);
+    s.in_flight.push_back(xid % 4294967296ULL);  // a row's xmin column holds the low 32 bits
+    if (comma == std::string_view::npos) break;
+    list.remove_prefix(comma + 1);
+  }
   return s;
 }
 
@@ -258,6 +275,13 @@ struct KeyConditions {
   }
 };
 
+/// xids as a PostgreSQL array literal ({1,2,3}), bound as one parameter.
+std::string XidArray(const std::vector<uint64_t>& xids) {
+  std::string out = "{";
+  for (size_t i = 0; i < xids.size(); ++i) out += (i ? "," : "") + std::to_string(xids[i]);
+  return out + "}";
+}
+
 KeyValues RowValues(const RowBlock& block, int64_t row) {
   KeyValues out;
   for (int c = 0; c < block.num_columns(); ++c) {
@@ -284,10 +308,14 @@ Result<std::unique_ptr<RecordReader>> DatabaseSource::OpenReader(const std::vect
   SnapshotInfo snapshot;
   std::string exported;
   if (pg) {
-    EPOXY_ASSIGN_OR_RETURN(auto info, coordinator->QueryAll(partitions > 1 ? "SELECT pg_current_snapshot()::text, pg_export_snapshot()"
-                                                                           : "SELECT pg_current_snapshot()::text"));
+    // The transaction's own xid, taken after its snapshot, bounds the xids open but unlisted in it.
+    EPOXY_ASSIGN_OR_RETURN(auto info, coordinator->QueryAll(
+        "SELECT pg_current_snapshot()::text, (pg_current_xact_id()::text::bigint % 4294967296)::text" +
+        std::string(partitions > 1 ? ", pg_export_snapshot()" : "")));
     EPOXY_ASSIGN_OR_RETURN(snapshot, ParseSnapshot(info->Value(0, 0)));
-    if (partitions > 1) exported = std::string(info->Value(0, 1));
+    std::string next(info->Value(0, 1));
+    std::from_chars(next.data(), next.data() + next.size(), snapshot.next);
+    if (partitions > 1) exported = std::string(info->Value(0, 2));
   }
 
   KeyConditions keys;
@@ -327,46 +355,68 @@ Result<std::unique_ptr<RecordReader>> DatabaseSource::OpenReader(const std::vect
         return std::optional<KeyValues>(RowValues(*row, 0));
       };
       EPOXY_ASSIGN_OR_RETURN(auto upper, last_key(nullptr));
+      p.next = bookmark_->from().value_or(KeyState{});
+      p.next.keys = spec_.bookmark_keys;
+      p.next.descending = spec_.bookmark_descending;
+      // Transactions open now may still commit rows anywhere below the newest key (a row numbered
+      // before a newer one whose transaction committed first). A row's xmin names the transaction
+      // that wrote it: the range read now is remembered with those transactions, and a later run
+      // reads the rows they committed in it. Transactions still open then stay remembered.
+      bool has_xmin = false;
+      if (pg && (snapshot.open() || !p.next.pending.empty())) {
+        EPOXY_RETURN_NOT_OK(coordinator->Execute("SAVEPOINT epoxy_xmin"));
+        has_xmin = coordinator->QueryAll("SELECT xmin FROM " + relation + " LIMIT 0").ok();
+        EPOXY_RETURN_NOT_OK(coordinator->Execute(has_xmin ? "RELEASE SAVEPOINT epoxy_xmin" : "ROLLBACK TO SAVEPOINT epoxy_xmin"));
+      }
+      p.late = p.next.pending;
+      std::vector<KeyState::Pending> still_open;
+      auto listed_open = [&](uint64_t x) {
+        return std::find(snapshot.in_flight.begin(), snapshot.in_flight.end(), x) != snapshot.in_flight.end();
+      };
+      for (auto entry : p.next.pending) {
+        std::vector<uint64_t> open;
+        for (uint64_t x : entry.xids) {
+          if (listed_open(x)) open.push_back(x);
+        }
+        for (uint64_t x : snapshot.in_flight) {
+          if (x >= entry.from_xid && x < entry.to_xid && x < snapshot.xmax) open.push_back(x);
+        }
+        entry.xids = std::move(open);
+        entry.from_xid = std::max(entry.from_xid, snapshot.xmax);
+        if (entry.from_xid >= entry.to_xid) entry.from_xid = entry.to_xid = 0;
+        if (entry.open()) still_open.push_back(std::move(entry));
+      }
+      p.next.pending = std::move(still_open);
+      p.in_flight = static_cast<int64_t>(snapshot.in_flight.size() + (snapshot.next - std::min(snapshot.xmax, snapshot.next)));
       if (upper) {
         p.empty = false;
         p.upper = *upper;
-        p.next.keys = spec_.bookmark_keys;
-        p.next.descending = spec_.bookmark_descending;
-        p.next.mark = *upper;
-        if (pg && snapshot.in_flight) {
-          // Only rows whose transaction is older than every transaction still open are settled:
-          // an open one may yet commit a row below a newer one's key. The mark stays at the last
-          // settled row; the rows read past it are remembered instead.
-          p.held_back = true;
-          p.next.mark = from_mark;
-          if (spec_.query.empty()) {
-            const std::string xmin32 = std::to_string(snapshot.xmin % 4294967296ULL);
-            auto settled = [&](SqlParams* params) {
-              return fmt::format("(((({0}::bigint - xmin::text::bigint) % 4294967296) + 4294967296) % 4294967296) "
-                                 "BETWEEN 1 AND 2147483647 OR xmin::text::bigint < 3", params->Add(xmin32));
-            };
-            EPOXY_RETURN_NOT_OK(coordinator->Execute("SAVEPOINT epoxy_settled"));
-            auto settled_key = last_key(settled);
-            if (settled_key.ok()) {
-              EPOXY_RETURN_NOT_OK(coordinator->Execute("RELEASE SAVEPOINT epoxy_settled"));
-              if (*settled_key) p.next.mark = **settled_key;
-            } else {  // a view has no xmin: the mark stays where it was
-              EPOXY_RETURN_NOT_OK(coordinator->Execute("ROLLBACK TO SAVEPOINT epoxy_settled"));
-            }
-          }
+        if (pg && snapshot.open() && has_xmin) {
+          p.next.pending.push_back({p.next.mark, *upper, snapshot.in_flight, snapshot.xmax, snapshot.next});
           bookmark_->LogLine(fmt::format(
-              "bookmark: {}: transactions were still open when the run read {} (snapshot xmin {}); rows they may "
-              "commit later are read by a later run, so the mark stays at the last settled key", bookmark_->ctx(),
-              Describe(), snapshot.xmin));
+              "bookmark: {}: {} transaction(s) were open when the run read {}; rows they commit later at or before "
+              "the new mark are read by a later run", bookmark_->ctx(), p.in_flight, Describe()));
         }
-        // The rows at or past the new mark that this run reads: remembered, so that the next run
-        // (which reads at or past the mark) leaves them out.
+        KeyValues new_mark = *upper;
+        if (pg && snapshot.open() && !has_xmin) {
+          // A query or view has no xmin to tell late rows by: the mark stays, and every row read
+          // past it is remembered instead.
+          p.held_back = true;
+          new_mark = p.next.mark;
+          bookmark_->LogLine(fmt::format(
+              "bookmark: {}: transactions were open when the run read {}, which has no xmin column; the mark stays "
+              "where it was and the rows read past it are remembered", bookmark_->ctx(), Describe()));
+        }
+        // The rows at or past the new mark that this run reads (normally those tied at it):
+        // remembered, so that the next run, which reads at or past the mark, leaves them out.
         SqlParams params(*coordinator);
         StatementParts parts;
         parts.select = identity;
-        if (!p.next.mark.empty()) parts.where.push_back(keys.AtOrPast(p.next.mark, &params));
+        if (!new_mark.empty()) parts.where.push_back(keys.AtOrPast(new_mark, &params));
         parts.where.push_back(keys.AtOrBefore(p.upper, &params));
         EPOXY_ASSIGN_OR_RETURN(auto rows, coordinator->QueryAll(Compose(relation, parts), params.params()));
+        p.next.mark = new_mark;
+        p.next.seen.clear();
         for (int64_t r = 0; r < rows->num_rows(); ++r) p.next.seen.push_back(RowIdentity(*rows, r, 0, rows->num_columns()));
         std::sort(p.next.seen.begin(), p.next.seen.end());
       }
@@ -395,7 +445,7 @@ Result<std::unique_ptr<RecordReader>> DatabaseSource::OpenReader(const std::vect
     read.skip = std::make_shared<std::unordered_set<uint64_t>>(bookmark_->from()->seen.begin(), bookmark_->from()->seen.end());
     read.identity_count = static_cast<int>(identity.size());
   }
-  const bool nothing = planned && planned->empty;
+  const bool nothing = planned && planned->empty && planned->late.empty();
   for (int i = 0; i < partitions; ++i) {
     SqlParams params(*coordinator);
     StatementParts parts;
@@ -404,8 +454,29 @@ Result<std::unique_ptr<RecordReader>> DatabaseSource::OpenReader(const std::vect
     std::string base = relation;
     if (nothing) parts.where.push_back("1 = 0");
     if (planned && !nothing) {
-      if (bookmark_->from() && !bookmark_->from()->mark.empty()) parts.where.push_back(keys.AtOrPast(bookmark_->from()->mark, &params));
-      parts.where.push_back(keys.AtOrBefore(planned->upper, &params));
+      // The new rows past the mark, or rows that transactions open at an earlier run committed since.
+      std::vector<std::string> any;
+      if (!planned->empty) {
+        std::string range = keys.AtOrBefore(planned->upper, &params);
+        if (bookmark_->from() && !bookmark_->from()->mark.empty()) {
+          range = keys.AtOrPast(bookmark_->from()->mark, &params) + " AND " + range;
+        }
+        any.push_back(range);
+      }
+      for (const auto& entry : planned->late) {
+        std::string late = "(xmin::text::bigint = ANY(" + params.Add(XidArray(entry.xids)) + "::bigint[])";
+        if (entry.from_xid < entry.to_xid) {
+          late += " OR xmin::text::bigint >= " + params.Add(std::to_string(entry.from_xid)) + " AND xmin::text::bigint < " +
+                  params.Add(std::to_string(entry.to_xid));
+        }
+        late += ")";
+        if (!entry.low.empty()) late += " AND " + keys.AtOrPast(entry.low, &params);
+        late += " AND " + keys.AtOrBefore(entry.high, &params);
+        any.push_back(late);
+      }
+      std::string condition;
+      for (const auto& a : any) condition += (condition.empty() ? "(" : " OR (") + a + ")";
+      parts.where.push_back(condition);
       parts.order_by = keys.Order(false);
     }
     bool all_pushed = true;

@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // KeyBookmark: the job bookmark of one database source (one transformation_ctx), Glue's
-// jobBookmarkKeys. What it stores is a mark (the key values every row at or before which has been
-// read, and below which no transaction still in flight could commit) and the identities of the
-// rows at or past the mark already read: rows that share the mark's value, and rows committed
-// while an older transaction was still open. A run reads rows at or past the mark that it has not
-// seen, so rows are neither skipped at a tie nor read twice, and a row that commits late below a
-// newer row is read by a later run.
+// jobBookmarkKeys. What it stores is a mark (the last key values read), the identities of the rows
+// at the mark already read (rows may share its value), and the transactions that were open when a
+// range of keys was read (they may still commit rows in it). A run reads rows at or past the mark
+// that it has not seen, and rows those transactions committed since; so rows are neither skipped
+// at a tie nor read twice, and a row that commits late below a newer row is read by a later run.
 #pragma once
 
 #include <functional>
@@ -27,6 +26,18 @@ struct KeyState {
   bool descending = false;
   KeyValues mark;              // empty: no mark yet (every row is past it)
   std::vector<uint64_t> seen;  // identities of rows at or past the mark already read
+  /// Key ranges an earlier run read while transactions were open: rows those transactions
+  /// (`xids`, as a row's xmin names them) commit in the range are still to be read.
+  struct Pending {
+    KeyValues low;  // empty: from the first key
+    KeyValues high;
+    std::vector<uint64_t> xids;
+    /// And the transactions numbered in [from_xid, to_xid): those that had an xid but had not yet
+    /// finished when the snapshot's xmax was taken (a snapshot does not list them).
+    uint64_t from_xid = 0, to_xid = 0;
+    bool open() const { return !xids.empty() || from_xid < to_xid; }
+  };
+  std::vector<Pending> pending;
 
   nlohmann::json ToJson() const;
   static Result<KeyState> FromJson(const nlohmann::json& json);
@@ -51,7 +62,9 @@ class KeyBookmark {
     bool empty = true;  // no row past the stored state
     KeyValues upper;
     KeyState next;
-    bool held_back = false;  // a transaction in flight kept the mark from advancing to `upper`
+    bool held_back = false;  // open transactions kept the mark where it was (a source without xmin)
+    int64_t in_flight = 0;   // transactions open at the snapshot
+    std::vector<KeyState::Pending> late;  // ranges whose late rows this run reads
   };
   std::optional<Planned> planned() const {
     std::lock_guard lock(mu_);

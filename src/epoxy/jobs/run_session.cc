@@ -237,7 +237,7 @@ Status RunSession::Commit() {
     }
     for (const auto& b : key_bookmarks_) {
       std::optional<database::KeyState> next = b->Next();
-      if (!next || (next->mark.empty() && next->seen.empty())) continue;
+      if (!next || (next->mark.empty() && next->seen.empty() && next->pending.empty())) continue;
       commit.deltas.push_back({b->ctx(), kKeyStatePrefix, static_cast<int64_t>(next->seen.size()), next->ToJson().dump()});
     }
   }
