@@ -196,7 +196,7 @@ def test_bad_keys_fail_the_run_and_advance_nothing(shop, epoxy, spark, tmp_path)
     assert missing.returncode != 0 and "no_such_table" in missing.stderr and "does not exist" in missing.stderr
     assert copied(spark, dst) == collections.Counter()
     assert all(r["JobRunState"] == "FAILED" for r in epoxy.runs("loose_job"))
-    assert "no bookmark yet" in epoxy("bookmark", "show", "loose_job").stderr
+    assert "no bookmark yet" in epoxy("bookmark", "show", "loose_job").stdout
 
 
 def test_wrong_password_is_a_clear_error(pg, epoxy, tmp_path):
@@ -235,6 +235,6 @@ def test_database_gone_mid_read_fails_the_run_and_publishes_nothing(epoxy, spark
         assert "lost the connection" in err or "terminat" in err or "connection" in err, err[-2000:]
         assert copied(spark, dst) == collections.Counter()
         assert epoxy.runs("gone_job")[0]["JobRunState"] == "FAILED"
-        assert "no bookmark yet" in epoxy("bookmark", "show", "gone_job").stderr
+        assert "no bookmark yet" in epoxy("bookmark", "show", "gone_job").stdout
     finally:
         server.stop()
