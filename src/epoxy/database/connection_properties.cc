@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "epoxy/database/connection_properties.h"
 
+#include "epoxy/database/option_text_internal.h"
+
 #include <cctype>
 #include <cstdlib>
 #include <fstream>
@@ -49,20 +51,14 @@ Result<std::map<std::string, std::string>> WithConnection(std::map<std::string, 
                                                           const ConnectionLookup& lookup) {
   std::string name;
   for (const auto& [k, v] : options) {
-    std::string lower = k;
-    for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    if (lower == "connectionname") name = v;
+    if (Lower(k) == "connectionname") name = v;
   }
   if (name.empty()) return options;
   EPOXY_ASSIGN_OR_RETURN(nlohmann::json connection, lookup(name));
   EPOXY_ASSIGN_OR_RETURN(auto props, ConnectionOptions(connection));
   for (auto& [k, v] : props) {
     bool given = false;
-    for (const auto& [ok, ov] : options) {
-      std::string lower = ok;
-      for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-      given |= lower == k && !ov.empty();
-    }
+    for (const auto& [ok, ov] : options) given |= Lower(ok) == k && !ov.empty();
     if (!given) options[k] = v;
   }
   return options;

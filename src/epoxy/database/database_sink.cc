@@ -6,31 +6,12 @@
 
 #include <fmt/format.h>
 
+#include "epoxy/database/option_text_internal.h"
 #include "epoxy/database/type_mapping.h"
 #include "epoxy/types/value_text.h"
 
 namespace epoxy::database {
 namespace {
-
-std::string Lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
-std::vector<std::string> CommaList(const std::string& text) {
-  std::vector<std::string> out;
-  size_t start = 0;
-  while (start <= text.size()) {
-    size_t comma = text.find(',', start);
-    std::string part = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-    part.erase(0, part.find_first_not_of(" \t[]\""));
-    part.erase(part.find_last_not_of(" \t[]\"") + 1);
-    if (!part.empty()) out.push_back(part);
-    if (comma == std::string::npos) break;
-    start = comma + 1;
-  }
-  return out;
-}
 
 /// Appends `text` escaped for COPY's text format.
 void AppendCopyEscaped(std::string* out, std::string_view text) {
@@ -136,7 +117,7 @@ Result<WriteSpec> ParseWriteOptions(const std::map<std::string, std::string>& ra
   if (!get("password").empty()) spec.endpoint.password = get("password");
   spec.table = get("dbtable");
   if (spec.table.empty()) return Status::InvalidInput("a database sink needs 'dbtable'");
-  spec.upsert_keys = CommaList(get("upsertkey").empty() ? get("upsertkeys") : get("upsertkey"));
+  spec.upsert_keys = ListValue(get("upsertkey").empty() ? get("upsertkeys") : get("upsertkey"));
   const std::string m = Lower(mode);
   if (m.empty() || m == "append") {
     spec.mode = SinkMode::kAppend;

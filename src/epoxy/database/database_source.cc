@@ -11,16 +11,12 @@
 
 #include "epoxy/database/client.h"
 #include "epoxy/database/column_decoder.h"
+#include "epoxy/database/option_text_internal.h"
 #include "epoxy/database/partition_reader.h"
 #include "epoxy/database/sql_filter.h"
 
 namespace epoxy::database {
 namespace {
-
-std::string Lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
 
 Result<int64_t> IntegerOption(const std::string& name, const std::string& text) {
   int64_t v = 0;
@@ -29,31 +25,6 @@ Result<int64_t> IntegerOption(const std::string& name, const std::string& text) 
     return Status::InvalidInput("option {} must be an integer, not '{}'", name, text);
   }
   return v;
-}
-
-/// A list option: a JSON array (["a","b"]) or comma-separated names.
-std::vector<std::string> ListValue(const std::string& text) {
-  std::vector<std::string> out;
-  if (!text.empty() && text.front() == '[') {
-    auto parsed = nlohmann::json::parse(text, nullptr, false);
-    if (parsed.is_array()) {
-      for (const auto& v : parsed) {
-        if (v.is_string()) out.push_back(v.get<std::string>());
-      }
-      return out;
-    }
-  }
-  size_t start = 0;
-  while (start <= text.size()) {
-    size_t comma = text.find(',', start);
-    std::string part = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-    part.erase(0, part.find_first_not_of(" \t"));
-    part.erase(part.find_last_not_of(" \t") + 1);
-    if (!part.empty()) out.push_back(part);
-    if (comma == std::string::npos) break;
-    start = comma + 1;
-  }
-  return out;
 }
 
 /// `(a, b)` or `a`: the keys (or their placeholders) as a row value.
