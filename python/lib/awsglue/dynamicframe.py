@@ -670,5 +670,5 @@ class DynamicFrameWriter:
 
     def from_jdbc_conf(self, frame, catalog_connection, connection_options={}, redshift_tmp_dir="",
                        transformation_ctx=""):
-        raise PySparkNotImplementedError("write_dynamic_frame.from_jdbc_conf: database sinks come with epoxy's "
-                                         "database sources")
+        return self._glue_context.write_dynamic_frame_from_jdbc_conf(frame, catalog_connection, connection_options,
+                                                                     redshift_tmp_dir, transformation_ctx)
