@@ -17,6 +17,8 @@ packages=(
   # database sources and sinks are tested against a real PostgreSQL server (initdb, pg_ctl, psql)
   # and driven from the tests by psycopg2
   postgresql-15 postgresql-client-15 python3-psycopg2
+  # the Glue API server is tested with the shared moto suite (which imports freezegun), boto3 and the aws CLI
+  python3-freezegun
 )
 
 # Node.js and npm run DuckDB, the tests' oracle; any node >= 18 on the PATH will do.

@@ -36,6 +36,8 @@ class CatalogStore {
   virtual Status CreateDatabase(const Json& database_input) = 0;
   virtual Result<Json> GetDatabase(const std::string& name) = 0;
   virtual Result<Page> GetDatabases(const std::string& next_token, int max_results) = 0;
+  /// Replaces database `name`'s definition (kNotFound when missing); CreateTime is kept.
+  virtual Status UpdateDatabase(const std::string& name, const Json& database_input) = 0;
   /// Deletes the database with its tables and partitions.
   virtual Status DeleteDatabase(const std::string& name) = 0;
 
@@ -44,8 +46,10 @@ class CatalogStore {
   virtual Result<Page> GetTables(const std::string& database, const std::string& next_token,
                                  int max_results) = 0;
   /// Replaces the table definition; the previous one stays as a version unless `skip_archive`.
-  virtual Status UpdateTable(const std::string& database, const Json& table_input,
-                             bool skip_archive) = 0;
+  /// A non-empty `expected_version` must be the table's VersionId, else the update is refused
+  /// with ConcurrentModificationException (Glue's optimistic locking).
+  virtual Status UpdateTable(const std::string& database, const Json& table_input, bool skip_archive,
+                             const std::string& expected_version = "") = 0;
   virtual Status DeleteTable(const std::string& database, const std::string& name) = 0;
   virtual Result<Page> GetTableVersions(const std::string& database, const std::string& table,
                                         const std::string& next_token, int max_results) = 0;
@@ -66,6 +70,10 @@ class CatalogStore {
                                      int max_results, int segment = 0, int total_segments = 1) = 0;
   virtual Status DeletePartition(const std::string& database, const std::string& table,
                                  const std::vector<std::string>& values) = 0;
+  /// Replaces partition `values` with `partition_input`, whose Values may differ (kNotFound when
+  /// missing, kAlreadyExists when the new values are taken); CreationTime is kept.
+  virtual Status UpdatePartition(const std::string& database, const std::string& table,
+                                 const std::vector<std::string>& values, const Json& partition_input) = 0;
 
   // Crawlers, in Glue's Crawler shape (Name, DatabaseName, Targets, SchemaChangePolicy, ...).
   /// Creates or replaces the definition; the state and crawl history are kept.
@@ -104,6 +112,22 @@ class CatalogStore {
   virtual Result<Json> GetConnection(const std::string& name) = 0;
   virtual Result<std::vector<Json>> GetConnections() = 0;
   virtual Status DeleteConnection(const std::string& name) = 0;
+
+  // Other API objects kept as documents by kind and key (tags by resource ARN, user-defined
+  // functions, column statistics, partition indexes, access keys): the API server gives them
+  // their shapes.
+  virtual Status PutObject(const std::string& kind, const std::string& key, const Json& doc) = 0;
+  /// kNotFound when missing.
+  virtual Result<Json> GetObject(const std::string& kind, const std::string& key) = 0;
+  /// The documents of `kind` whose key starts with `key_prefix`, by key.
+  virtual Result<std::vector<std::pair<std::string, Json>>> ListObjects(const std::string& kind,
+                                                                        const std::string& key_prefix) = 0;
+  /// kNotFound when missing.
+  virtual Status DeleteObject(const std::string& kind, const std::string& key) = 0;
+
+  /// Empties the catalog (every database, table, crawler, job, run, connection and object but
+  /// those of `kept_kinds`) in one transaction; the API server's test reset.
+  virtual Status ResetAll(const std::vector<std::string>& kept_kinds) = 0;
 };
 
 /// The kind ("GrokClassifier", ...) and name of a classifier in Glue's shape, or why it is not one.

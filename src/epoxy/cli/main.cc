@@ -12,6 +12,7 @@
 #include "epoxy/cli/job_command.h"
 #include "epoxy/cli/read_command.h"
 #include "epoxy/cli/run_command.h"
+#include "epoxy/cli/serve_command.h"
 #include "epoxy/cli/sql_command.h"
 #include "epoxy/common/thread_pool.h"
 #include "epoxy/memory/memory_pool.h"
@@ -263,6 +264,23 @@ int main(int argc, char** argv) {
                      "reset: also remove the outputs of the runs the bookmark forgets");
   bookmark->add_flag("--json", bookmark_args.json, "show: print the GetJobBookmark response");
 
+  epoxy::cli::ServeArgs serve_args;
+  CLI::App* serve = app.add_subcommand("serve", "the Glue API server (AWS JSON 1.1, SigV4): aws glue --endpoint-url, boto3");
+  serve->add_option("--host", serve_args.host, "address to bind (default 127.0.0.1)");
+  serve->add_option("--port", serve_args.port, "port (default 8999; 0 picks a free one)");
+  serve->add_option("--account-id", serve_args.account_id, "the CatalogId and the account in ARNs (default 123456789012)");
+  serve->add_option("--region", serve_args.region, "the region requests are signed for (default us-east-1; a list a,b accepts each)");
+  serve->add_option("--threads", serve_args.threads, "request threads (default 16)");
+  serve->add_option("--max-clock-skew", serve_args.max_clock_skew,
+                    "seconds a request's signing time may differ from the server's (default 900, as AWS)");
+  serve->add_flag("--allow-reset", serve_args.allow_reset, "POST /moto-api/reset empties the catalog (loopback only; for tests)");
+  serve->add_option("--catalog", serve_args.catalog, "sqlite:///path/catalog.db (default: $EPOXY_HOME/catalog.db)");
+  epoxy::cli::AccessKeyArgs access_key_args;
+  CLI::App* access_key = app.add_subcommand("access-key", "the keys epoxy serve accepts: create, list, delete ID");
+  access_key->add_option("action", access_key_args.action, "create | list | delete")->required();
+  access_key->add_option("id", access_key_args.id, "delete: the AccessKeyId");
+  access_key->add_option("--catalog", access_key_args.catalog, "sqlite:///path/catalog.db (default: $EPOXY_HOME/catalog.db)");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -314,6 +332,10 @@ int main(int argc, char** argv) {
     result = epoxy::cli::RunRunsCommand(run_stop_args);
   } else if (*bookmark) {
     result = epoxy::cli::RunBookmarkCommand(bookmark_args);
+  } else if (*serve) {
+    result = epoxy::cli::RunServe(serve_args);
+  } else if (*access_key) {
+    result = epoxy::cli::RunAccessKeyCommand(access_key_args);
   }
   if (!result.ok()) return Fail(result.status());
   return *result;

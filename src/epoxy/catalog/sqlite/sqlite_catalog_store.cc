@@ -4,6 +4,7 @@
 
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -19,7 +20,7 @@
 namespace epoxy::catalog {
 namespace {
 
-constexpr int kSchemaVersion = 5;
+constexpr int kSchemaVersion = 6;
 
 const char* kMigrations[] = {
     // version 1
@@ -43,6 +44,8 @@ const char* kMigrations[] = {
     kJobTablesMigration,
     // version 5: connections
     R"(CREATE TABLE connections(name TEXT PRIMARY KEY, doc TEXT NOT NULL);)",
+    // version 6: other API objects (tags, functions, statistics, indexes, access keys)
+    R"(CREATE TABLE objects(kind TEXT NOT NULL, key TEXT NOT NULL, doc TEXT NOT NULL, PRIMARY KEY(kind, key));)",
 };
 
 double Now() {
@@ -217,7 +220,8 @@ class SqliteCatalogStore final : public CatalogStore {
     return ReadPage(list, max, "listing tables");
   }
 
-  Status UpdateTable(const std::string& raw_db, const Json& input, bool skip_archive) override {
+  Status UpdateTable(const std::string& raw_db, const Json& input, bool skip_archive,
+                     const std::string& expected_version) override {
     std::string db = Lower(raw_db);
     EPOXY_ASSIGN_OR_RETURN(Json doc, CheckTableInput(db, input));
     std::string name = doc["Name"].get<std::string>();
@@ -225,6 +229,10 @@ class SqliteCatalogStore final : public CatalogStore {
     EPOXY_RETURN_NOT_OK(Exec("BEGIN IMMEDIATE"));
     Status st = [&]() -> Status {
       EPOXY_ASSIGN_OR_RETURN(Json old, GetTableLocked(db, name));
+      if (!expected_version.empty() && expected_version != old.value("VersionId", "1")) {
+        return Status::InvalidInput("ConcurrentModificationException: table {}.{} is at version {}, not {}", db, name,
+                                    old.value("VersionId", "1"), expected_version);
+      }
       int64_t version = std::atoll(old.value("VersionId", "1").c_str());
       int64_t next = skip_archive ? version : version + 1;
       doc["CreateTime"] = old.value("CreateTime", Now());
@@ -298,7 +306,8 @@ class SqliteCatalogStore final : public CatalogStore {
           errors.push_back(Json{{"PartitionValues", values},
                                 {"ErrorDetail", {{"ErrorCode", code}, {"ErrorMessage", message}}}});
         };
-        if (!values.is_array() || values.size() != num_keys) {
+        // A table without PartitionKeys takes partitions of any arity, as Glue's API does.
+        if (!values.is_array() || (num_keys > 0 && values.size() != num_keys)) {
           fail("InvalidInputException", fmt::format("the table has {} partition keys, the partition {} values",
                                                     num_keys, values.is_array() ? values.size() : 0));
           continue;
@@ -513,6 +522,121 @@ class SqliteCatalogStore final : public CatalogStore {
     return Finish(st);
   }
 
+  Status UpdateDatabase(const std::string& raw, const Json& input) override {
+    if (!input.is_object()) return Status::InvalidInput("DatabaseInput must be an object");
+    const std::string name = Lower(raw);
+    std::string new_name = Lower(input.value("Name", name));
+    std::lock_guard lock(mu_);
+    EPOXY_RETURN_NOT_OK(Exec("BEGIN IMMEDIATE"));
+    Status st = [&]() -> Status {
+      EPOXY_ASSIGN_OR_RETURN(Json old, NamedDoc("SELECT doc FROM databases WHERE name = ?", "database", name));
+      if (new_name != name) return Status::InvalidInput("UpdateDatabase cannot rename database {} to {}", name, new_name);
+      Json doc = input;
+      doc["Name"] = name;
+      doc["CreateTime"] = old.value("CreateTime", Now());
+      if (old.contains("CatalogId")) doc["CatalogId"] = old["CatalogId"];
+      if (!doc.contains("Parameters")) doc["Parameters"] = Json::object();
+      return ExecBound("UPDATE databases SET doc = ? WHERE name = ?", {doc.dump(), name});
+    }();
+    return Finish(st);
+  }
+
+  Status UpdatePartition(const std::string& raw_db, const std::string& raw_table, const std::vector<std::string>& values,
+                         const Json& input) override {
+    std::string db = Lower(raw_db), tbl = Lower(raw_table);
+    if (!input.is_object()) return Status::InvalidInput("PartitionInput must be an object");
+    std::lock_guard lock(mu_);
+    EPOXY_RETURN_NOT_OK(Exec("BEGIN IMMEDIATE"));
+    Status st = [&]() -> Status {
+      EPOXY_ASSIGN_OR_RETURN(Json table, GetTableLocked(db, tbl));
+      EPOXY_ASSIGN_OR_RETURN(Json old, NamedDoc("SELECT doc FROM partitions WHERE db = ?1 AND tbl = ?2 AND vals = ?3",
+                                                "partition", db, tbl, Json(values).dump()));
+      Json new_values = input.value("Values", Json(values));
+      const size_t num_keys = table.value("PartitionKeys", Json::array()).size();
+      bool strings = new_values.is_array() && (num_keys == 0 || new_values.size() == num_keys);
+      for (const auto& v : new_values) strings = strings && v.is_string();
+      if (!strings) return Status::InvalidInput("the table has {} partition keys; Values must be that many strings", num_keys);
+      Json doc = input;
+      doc["Values"] = new_values;
+      doc["DatabaseName"] = db;
+      doc["TableName"] = tbl;
+      doc["CreationTime"] = old.value("CreationTime", Now());
+      if (!doc.contains("Parameters")) doc["Parameters"] = Json::object();
+      EPOXY_RETURN_NOT_OK(ExecBound("DELETE FROM partitions WHERE db = ? AND tbl = ? AND vals = ?",
+                                    {db, tbl, Json(values).dump()}));
+      EPOXY_ASSIGN_OR_RETURN(int inserted, InsertPartitionRow(db_, db, tbl, new_values, doc));
+      if (inserted == SQLITE_CONSTRAINT) return Status::AlreadyExists("partition {} of {}.{} already exists", new_values.dump(), db, tbl);
+      if (inserted != SQLITE_DONE) return Error("updating a partition");
+      return Status::OK();
+    }();
+    return Finish(st);
+  }
+
+  Status PutObject(const std::string& kind, const std::string& key, const Json& doc) override {
+    std::lock_guard lock(mu_);
+    return ExecBound("INSERT OR REPLACE INTO objects(kind, key, doc) VALUES(?, ?, ?)", {kind, key, doc.dump()});
+  }
+
+  Result<Json> GetObject(const std::string& kind, const std::string& key) override {
+    std::lock_guard lock(mu_);
+    Stmt get(db_, "SELECT doc FROM objects WHERE kind = ? AND key = ?");
+    EPOXY_RETURN_NOT_OK(get.ok());
+    get.Bind(1, kind).Bind(2, key);
+    int rc = get.Step();
+    if (rc == SQLITE_ROW) return Json::parse(get.Text(0));
+    if (rc == SQLITE_DONE) return Status::NotFound("{} {} not found", kind, key);
+    return Error("reading " + kind);
+  }
+
+  Result<std::vector<std::pair<std::string, Json>>> ListObjects(const std::string& kind,
+                                                                const std::string& prefix) override {
+    std::lock_guard lock(mu_);
+    // substr rather than LIKE: keys may hold % and _.
+    Stmt list(db_, "SELECT key, doc FROM objects WHERE kind = ? AND substr(key, 1, length(?)) = ? ORDER BY key");
+    EPOXY_RETURN_NOT_OK(list.ok());
+    list.Bind(1, kind).Bind(2, prefix).Bind(3, prefix);
+    std::vector<std::pair<std::string, Json>> out;
+    int rc;
+    while ((rc = list.Step()) == SQLITE_ROW) out.emplace_back(list.Text(0), Json::parse(list.Text(1)));
+    if (rc != SQLITE_DONE) return Error("listing " + kind);
+    return out;
+  }
+
+  Status DeleteObject(const std::string& kind, const std::string& key) override {
+    std::lock_guard lock(mu_);
+    EPOXY_RETURN_NOT_OK(ExecBound("DELETE FROM objects WHERE kind = ? AND key = ?", {kind, key}));
+    if (sqlite3_changes(db_) == 0) return Status::NotFound("{} {} not found", kind, key);
+    return Status::OK();
+  }
+
+  Status ResetAll(const std::vector<std::string>& kept_kinds) override {
+    std::lock_guard lock(mu_);
+    EPOXY_RETURN_NOT_OK(Exec("BEGIN IMMEDIATE"));
+    Status st = [&]() -> Status {
+      Stmt list(db_, "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name != 'epoxy_meta'");
+      EPOXY_RETURN_NOT_OK(list.ok());
+      std::vector<std::string> tables;
+      int rc;
+      while ((rc = list.Step()) == SQLITE_ROW) tables.push_back(list.Text(0));
+      if (rc != SQLITE_DONE) return Error("listing the catalog's tables");
+      for (const auto& t : tables) {
+        if (t != "objects") EPOXY_RETURN_NOT_OK(Exec("DELETE FROM \"" + t + "\""));
+      }
+      Stmt objects(db_, "SELECT DISTINCT kind FROM objects");
+      EPOXY_RETURN_NOT_OK(objects.ok());
+      std::vector<std::string> kinds;
+      while ((rc = objects.Step()) == SQLITE_ROW) kinds.push_back(objects.Text(0));
+      if (rc != SQLITE_DONE) return Error("listing the catalog's objects");
+      for (const auto& kind : kinds) {
+        if (std::find(kept_kinds.begin(), kept_kinds.end(), kind) == kept_kinds.end()) {
+          EPOXY_RETURN_NOT_OK(ExecBound("DELETE FROM objects WHERE kind = ?", {kind}));
+        }
+      }
+      return Status::OK();
+    }();
+    return Finish(st);
+  }
+
   Result<std::vector<Json>> GetCrawlHistory(const std::string& name, int max) override {
     std::lock_guard lock(mu_);
     EPOXY_RETURN_NOT_OK(GetCrawlerLocked(name).status());
@@ -701,6 +825,17 @@ class SqliteCatalogStore final : public CatalogStore {
     if (rc == SQLITE_ROW) return Json::parse(get.Text(0));
     if (rc == SQLITE_DONE) return Status::NotFound("{} {} not found", kind, name);
     return Error(fmt::format("reading {} {}", kind, name));
+  }
+
+  Result<Json> NamedDoc(const char* sql, const char* kind, const std::string& db, const std::string& table,
+                        const std::string& values) {
+    Stmt get(db_, sql);
+    EPOXY_RETURN_NOT_OK(get.ok());
+    get.Bind(1, db).Bind(2, table).Bind(3, values);
+    int rc = get.Step();
+    if (rc == SQLITE_ROW) return Json::parse(get.Text(0));
+    if (rc == SQLITE_DONE) return Status::NotFound("{} {} of {}.{} not found", kind, values, db, table);
+    return Error(fmt::format("reading {} {}", kind, values));
   }
 
   Result<Json> GetCrawlerLocked(const std::string& name) {

@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "epoxy/api/glue_server.h"
+
+#include <httplib.h>
+#include <openssl/rand.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "epoxy/api/access_keys.h"
+#include "epoxy/api/api_metrics.h"
+#include "epoxy/api/operation.h"
+#include "epoxy/api/sigv4.h"
+#include "epoxy/common/logging.h"
+
+namespace epoxy::api {
+
+struct GlueServer::Impl {
+  ServerOptions options;
+  std::unique_ptr<catalog::CatalogStore> store;
+  httplib::Server http;
+  std::thread listener;
+  int port = 0;
+  ApiMetrics metrics;
+  std::mutex mu;
+  std::condition_variable stopped_cv;
+  bool stopped = false;
+
+  void Handle(const httplib::Request& req, httplib::Response& res);
+  std::optional<std::string> SecretOf(const std::string& id);
+};
+
+namespace {
+
+constexpr const char* kJson11 = "application/x-amz-json-1.1";
+
+std::string RequestId() {
+  unsigned char b[16];
+  if (RAND_bytes(b, sizeof b) != 1) std::fill(std::begin(b), std::end(b), 0);
+  return fmt::format("{:02x}{:02x}{:02x}{:02x}-{:02x}{:02x}-{:02x}{:02x}-{:02x}{:02x}-{:02x}{:02x}{:02x}{:02x}{:02x}{:02x}",
+                     b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
+}
+
+void Answer(httplib::Response& res, int status, const Json& body) {
+  res.status = status;
+  res.set_content(body.dump(), kJson11);
+}
+
+void Fail(httplib::Response& res, int status, const std::string& type, const std::string& message) {
+  Answer(res, status, Json{{"__type", type}, {"message", message}});
+}
+
+}  // namespace
+
+bool IsLoopback(const std::string& host) {
+  return host == "localhost" || host == "::1" || host.rfind("127.", 0) == 0;
+}
+
+std::optional<std::string> GlueServer::Impl::SecretOf(const std::string& id) {
+  if (!options.root_access_key_id.empty() && id == options.root_access_key_id) return options.root_secret_access_key;
+  return StoredSecret(*store, id);
+}
+
+void GlueServer::Impl::Handle(const httplib::Request& req, httplib::Response& res) {
+  const auto started = std::chrono::steady_clock::now();
+  const std::string request_id = RequestId();
+  res.set_header("x-amzn-RequestId", request_id);
+  std::string operation = "unknown", error_type;
+  auto finish = [&] {
+    metrics.Record(operation, std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(),
+                   error_type);
+  };
+  auto fail = [&](int status, const std::string& type, const std::string& message) {
+    error_type = type;
+    Fail(res, status, type, message);
+    finish();
+  };
+
+  SignedRequest signed_request;
+  signed_request.method = req.method;
+  const size_t q = req.target.find('?');
+  signed_request.path = req.target.substr(0, q);
+  signed_request.query = q == std::string::npos ? "" : req.target.substr(q + 1);
+  for (const auto& [name, value] : req.headers) {
+    std::string lower = name;
+    for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    // httplib adds these itself; they were not on the wire.
+    if (lower == "remote_addr" || lower == "remote_port" || lower == "local_addr" || lower == "local_port") continue;
+    signed_request.headers.emplace(lower, value);
+  }
+  signed_request.body = req.body;
+  VerifyOptions verify;
+  verify.region = options.regions.front();
+  verify.other_regions.assign(options.regions.begin() + 1, options.regions.end());
+  verify.max_skew_seconds = options.max_clock_skew_seconds;
+  const int64_t now = std::chrono::duration_cast<std::chrono::seconds>(
+                          std::chrono::system_clock::now().time_since_epoch()).count();
+  AuthResult auth = VerifySigV4(signed_request, [this](const std::string& id) { return SecretOf(id); }, verify, now);
+  if (auth.failure) return fail(auth.failure->type == "IncompleteSignatureException" ? 400 : 403, auth.failure->type,
+                                auth.failure->message);
+
+  const std::string target = req.get_header_value("X-Amz-Target");
+  constexpr std::string_view kPrefix = "AWSGlue.";
+  const Handler* handler = target.rfind(kPrefix, 0) == 0 ? AllOperations().Find(target.substr(kPrefix.size())) : nullptr;
+  if (handler == nullptr) {
+    return fail(400, "UnknownOperationException",
+                target.empty() ? "the request has no X-Amz-Target header" : "epoxy does not implement " + target);
+  }
+  operation = target.substr(kPrefix.size());
+  Json request = Json::object();
+  if (!req.body.empty()) {
+    request = Json::parse(req.body, nullptr, false);
+    if (request.is_discarded() || !request.is_object()) {
+      return fail(400, "SerializationException", "the request body is not a JSON object");
+    }
+  }
+  ApiContext context;
+  context.store = store.get();
+  context.account_id = options.account_id;
+  context.region = options.regions.front();
+  Result<Json> answer = [&]() -> Result<Json> {
+    try {
+      return (*handler)(request, context);
+    } catch (const std::exception& e) {  // nlohmann's type errors on ill-typed members
+      return Status::InvalidInput("{}: a member has the wrong type ({})", operation, e.what());
+    }
+  }();
+  if (!answer.ok()) {
+    const std::string type(catalog::GlueErrorName(answer.status()));
+    if (type == "InternalServiceException") {
+      EPOXY_LOG(kError, "request {} ({}): {}", request_id, operation, answer.status().message());
+    }
+    return fail(type == "InternalServiceException" ? 500 : 400, type, GlueMessage(answer.status()));
+  }
+  Answer(res, 200, *answer);
+  finish();
+}
+
+Result<std::unique_ptr<GlueServer>> GlueServer::Start(ServerOptions options) {
+  if (options.regions.empty()) options.regions = {"us-east-1"};
+  if (options.allow_reset && !IsLoopback(options.host)) {
+    return Status::InvalidInput("--allow-reset empties the catalog on an unauthenticated request: it is refused unless "
+                                "the server binds a loopback address (not {})", options.host);
+  }
+  auto impl = std::make_unique<Impl>();
+  EPOXY_ASSIGN_OR_RETURN(impl->store, catalog::CatalogStore::Open(options.catalog_uri));
+  if (!IsLoopback(options.host) && options.root_access_key_id.empty()) {
+    EPOXY_ASSIGN_OR_RETURN(auto keys, ListAccessKeys(*impl->store));
+    if (keys.empty()) {
+      return Status::InvalidInput("refusing to serve on {} with no access key: create one (epoxy access-key create) or "
+                                  "set EPOXY_ACCESS_KEY_ID and EPOXY_SECRET_ACCESS_KEY", options.host);
+    }
+  }
+  impl->options = options;
+  Impl* self = impl.get();
+  const int threads = std::max(2, options.threads);
+  impl->http.new_task_queue = [threads] { return new httplib::ThreadPool(static_cast<size_t>(threads)); };
+  impl->http.set_payload_max_length(64 << 20);
+  impl->http.set_read_timeout(60);
+  impl->http.Post("/", [self](const httplib::Request& req, httplib::Response& res) { self->Handle(req, res); });
+  impl->http.Get("/health", [self](const httplib::Request&, httplib::Response& res) {
+    auto probe = self->store->GetDatabases("", 1);
+    res.status = probe.ok() ? 200 : 503;
+    res.set_content(probe.ok() ? "ok\n" : "catalog unreachable: " + probe.status().message() + "\n", "text/plain");
+  });
+  impl->http.Get("/metrics", [self](const httplib::Request&, httplib::Response& res) {
+    res.set_content(self->metrics.Text(), "text/plain; version=0.0.4");
+  });
+  if (options.allow_reset) {
+    impl->http.Post("/moto-api/reset", [self](const httplib::Request&, httplib::Response& res) {
+      Status st = self->store->ResetAll({"access_key"});
+      res.status = st.ok() ? 200 : 500;
+      res.set_content(st.ok() ? "{\"status\": \"ok\"}" : Json{{"message", st.message()}}.dump(), "application/json");
+    });
+  }
+  if (options.port == 0) {
+    impl->port = impl->http.bind_to_any_port(options.host);
+    if (impl->port <= 0) return Status::IOError("cannot bind {}", options.host);
+  } else {
+    if (!impl->http.bind_to_port(options.host, options.port)) {
+      return Status::IOError("cannot bind {}:{} (in use?)", options.host, options.port);
+    }
+    impl->port = options.port;
+  }
+  impl->listener = std::thread([self] {
+    self->http.listen_after_bind();
+    std::lock_guard lock(self->mu);
+    self->stopped = true;
+    self->stopped_cv.notify_all();
+  });
+  while (!impl->http.is_running()) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  return std::unique_ptr<GlueServer>(new GlueServer(std::move(impl)));
+}
+
+GlueServer::GlueServer(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+
+GlueServer::~GlueServer() {
+  Stop();
+  if (impl_->listener.joinable()) impl_->listener.join();
+}
+
+int GlueServer::port() const { return impl_->port; }
+
+void GlueServer::Wait() {
+  std::unique_lock lock(impl_->mu);
+  impl_->stopped_cv.wait(lock, [&] { return impl_->stopped; });
+}
+
+void GlueServer::Stop() { impl_->http.stop(); }
+
+}  // namespace epoxy::api
