@@ -370,7 +370,7 @@ void SignSigV4(SignedRequest* request, const std::string& access_key_id, const s
     if (names.empty() || names.back() != name) names.push_back(name);
   }
   std::string signed_text;
-  for (const auto& n : names) signed_text += (signed_text.empty() ? "" : ";") + n;
+  for (size_t i = 0; i < names.size(); ++i) signed_text += (i ? ";" : "") + names[i];
   const std::string date = amz_date.substr(0, 8);
   const std::string scope = date + "/" + region + "/" + service + "/aws4_request";
   const std::string signature =
