@@ -153,10 +153,6 @@ Result<Json> DeleteTable(const Json& request, ApiContext& context) {
   return Empty();
 }
 
-Json ErrorDetail(const Status& status) {
-  return {{"ErrorCode", std::string(catalog::GlueErrorName(status))}, {"ErrorMessage", status.message()}};
-}
-
 Result<Json> BatchDeleteTable(const Json& request, ApiContext& context) {
   EPOXY_RETURN_NOT_OK(CheckCatalogId(request, context));
   EPOXY_ASSIGN_OR_RETURN(std::string database, RequiredString(request, "DatabaseName"));

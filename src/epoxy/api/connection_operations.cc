@@ -81,8 +81,7 @@ Result<Json> BatchDeleteConnection(const Json& request, ApiContext& context) {
     if (st.ok()) {
       succeeded.push_back(name);
     } else {
-      errors[name.get<std::string>()] = {{"ErrorCode", std::string(catalog::GlueErrorName(st))},
-                                         {"ErrorMessage", st.message()}};
+      errors[name.get<std::string>()] = ErrorDetail(st);
     }
   }
   return Json{{"Succeeded", std::move(succeeded)}, {"Errors", std::move(errors)}};

@@ -58,6 +58,10 @@ std::string GlueMessage(const Status& status) {
   return m;
 }
 
+Json ErrorDetail(const Status& status) {
+  return {{"ErrorCode", std::string(catalog::GlueErrorName(status))}, {"ErrorMessage", status.message()}};
+}
+
 Result<int> MaxResults(const Json& request, int limit) {
   auto it = request.find("MaxResults");
   if (it == request.end() || it->is_null()) return limit;

@@ -63,6 +63,9 @@ Status CheckCatalogId(const Json& request, const ApiContext& context);
 /// "Database x not found.", "table db.t not found" "Table t not found.", and so on.
 std::string GlueMessage(const Status& status);
 
+/// A batch operation's ErrorDetail for a failed item: {"ErrorCode", "ErrorMessage"}.
+Json ErrorDetail(const Status& status);
+
 /// MaxResults within [1, limit] (absent: limit); InvalidInputException outside.
 Result<int> MaxResults(const Json& request, int limit);
 

@@ -32,10 +32,6 @@ Json PartitionOut(Json partition, const ApiContext& context) {
   return partition;
 }
 
-Json ErrorDetail(const Status& status) {
-  return {{"ErrorCode", std::string(catalog::GlueErrorName(status))}, {"ErrorMessage", status.message()}};
-}
-
 Result<Json> CreatePartition(const Json& request, ApiContext& context) {
   EPOXY_ASSIGN_OR_RETURN(TableRef t, Table(request, context));
   if (!request.contains("PartitionInput")) return Status::InvalidInput("PartitionInput is required");
