@@ -4,7 +4,8 @@
 fresh `epoxy serve --allow-reset`, and reports what passed. Usage: glue_api_conformance.py EPOXY SHARED
 
 The catalog and partition-filter files must pass but for the tests listed below, each with its
-reason; the workflow tests are reported, not required (workflows are a later issue). moto's tests
+reason; the workflow tests are reported, not required (workflows are a later issue). Exits 1 when
+a required test fails, 77 (skipped) when the suite or its Python modules are absent. moto's tests
 freeze the clients' clocks (freezegun) at fixed dates, so their requests are signed in the past:
 the server runs with a large --max-clock-skew here, and nowhere else."""
 import os
@@ -15,13 +16,25 @@ import tempfile
 
 sys.path.append("/usr/lib/python3/dist-packages")  # Debian's pytest and freezegun, pure Python
 
-# Tests that fail on purpose or for now, each with why.
-NOT_YET = {
-    # Crawler operations are not served yet (CreateCrawler, GetCrawler(s), Start/StopCrawler,
-    # DeleteCrawler, ListCrawls): the next step of the API server.
-    "crawler": lambda name: "crawler" in name or "crawls" in name or "filter" in name and "partition" not in name,
+# Tests that pin moto's shortcut for crawls, each with why. moto never crawls: a started crawl
+# stays RUNNING until the next ListCrawls call marks it COMPLETED. epoxy really crawls, on a thread
+# of the server's, and these tests' crawlers have no targets and no database, so the crawl ends
+# (FAILED: no DatabaseName) within milliseconds, often before the test's next call. A test that
+# passes anyway is counted as passed; these may only fail.
+MOTO_CRAWL_SHORTCUT = ("expects the crawl to be RUNNING until ListCrawls completes it (moto's shortcut); "
+                       "epoxy's crawl of an empty crawler ends within milliseconds")
+EXPECTED_FAILURES = {
+    "test_start_crawler": MOTO_CRAWL_SHORTCUT,
+    "test_start_crawler_should_raise_exception_if_already_running": MOTO_CRAWL_SHORTCUT,
+    "test_stop_crawler": MOTO_CRAWL_SHORTCUT,
+    "test_filter_crawls_for_state[EQ]": MOTO_CRAWL_SHORTCUT,
+    "test_filter_crawls_for_state[NE]": MOTO_CRAWL_SHORTCUT,
+    # The second crawl may end before the test reads its clock "between the two run ends".
+    "test_filter_crawls_for_end_time[LE]": MOTO_CRAWL_SHORTCUT,
+    "test_filter_crawls_for_end_time[LT]": MOTO_CRAWL_SHORTCUT,
+    "test_filter_crawls_for_end_time[GE]": MOTO_CRAWL_SHORTCUT,
+    "test_filter_crawls_for_end_time[GT]": MOTO_CRAWL_SHORTCUT,
 }
-EXPECTED_FAILURES = {}
 
 
 def free_port():
@@ -82,7 +95,7 @@ def main():
         c[outcome if outcome in c else "failed"] += 1
         if outcome != "failed":
             continue
-        reason = next((why for why, matches in NOT_YET.items() if matches(name)), EXPECTED_FAILURES.get(name))
+        reason = EXPECTED_FAILURES.get(name)
         if "test_workflows" in file:
             waived.append((nodeid, "workflows come with triggers (a later issue)"))
         elif reason:

@@ -141,7 +141,7 @@ def test_stale_version_id_is_refused(server):
     assert code == "ConcurrentModificationException"
     assert glue.get_table(DatabaseName="db", Name="t")["Table"]["Description"] == "second"
     versions = glue.get_table_versions(DatabaseName="db", TableName="t")["TableVersions"]
-    assert [v["VersionId"] for v in versions] == ["2", "1"]
+    assert [v["VersionId"] for v in versions] == ["1", "2"]  # oldest first, the current one included
     code, _ = error_code(lambda: glue.get_database(CatalogId="999999999999", Name="db"))
     assert code == "EntityNotFoundException"
 

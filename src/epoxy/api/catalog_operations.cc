@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Databases, tables and table versions.
+#include <algorithm>
+
 #include <re2/re2.h>
 
 #include "epoxy/api/operation.h"
@@ -38,15 +40,20 @@ Result<std::unique_ptr<RE2>> NamePattern(const std::string& expression) {
   return re;
 }
 
+/// Table versions are numbered 1, 2, ...
+Status CheckVersionId(const std::string& version) {
+  const bool digits = !version.empty() && version.size() <= 18 &&
+                      std::all_of(version.begin(), version.end(), [](char c) { return c >= '0' && c <= '9'; });
+  if (!digits) return Status::InvalidInput("VersionId '{}' is not a version number", version);
+  return Status::OK();
+}
+
 Result<Json> CreateDatabase(const Json& request, ApiContext& context) {
   EPOXY_RETURN_NOT_OK(CheckCatalogId(request, context));
   if (!request.contains("DatabaseInput")) return Status::InvalidInput("DatabaseInput is required");
   Json input = request["DatabaseInput"];
   EPOXY_RETURN_NOT_OK(context.store->CreateDatabase(input));
-  if (request.contains("Tags") && request["Tags"].is_object() && input.contains("Name")) {
-    EPOXY_RETURN_NOT_OK(context.store->PutObject("tags", context.Arn("database", input["Name"].get<std::string>()),
-                                                 request["Tags"]));
-  }
+  EPOXY_RETURN_NOT_OK(StoreTags(request, context.Arn("database", OptionalString(input, "Name")), context));
   return Empty();
 }
 
@@ -80,14 +87,22 @@ Result<Json> DeleteDatabase(const Json& request, ApiContext& context) {
   EPOXY_RETURN_NOT_OK(CheckCatalogId(request, context));
   EPOXY_ASSIGN_OR_RETURN(std::string name, RequiredString(request, "Name"));
   EPOXY_RETURN_NOT_OK(context.store->DeleteDatabase(name));
+  EPOXY_RETURN_NOT_OK(DeleteObjectsOfTable(name, "", context));
   return Empty();
 }
 
 Result<Json> CreateTable(const Json& request, ApiContext& context) {
   EPOXY_RETURN_NOT_OK(CheckCatalogId(request, context));
   EPOXY_ASSIGN_OR_RETURN(std::string database, RequiredString(request, "DatabaseName"));
-  if (!request.contains("TableInput")) return Status::InvalidInput("TableInput is required");
-  EPOXY_RETURN_NOT_OK(context.store->CreateTable(database, request["TableInput"]));
+  if (!request.contains("TableInput") || !request["TableInput"].is_object()) {
+    return Status::InvalidInput("TableInput is required");
+  }
+  Json input = request["TableInput"];
+  // An Iceberg table: its metadata lives with its data, the catalog marks its type (as Glue does).
+  if (request.contains("OpenTableFormatInput") && request["OpenTableFormatInput"].contains("IcebergInput")) {
+    input["Parameters"]["table_type"] = "ICEBERG";
+  }
+  EPOXY_RETURN_NOT_OK(context.store->CreateTable(database, input));
   if (request.contains("PartitionIndexes") && request["PartitionIndexes"].is_array()) {
     const std::string table = OptionalString(request["TableInput"], "Name");
     for (const auto& index : request["PartitionIndexes"]) {
@@ -150,6 +165,7 @@ Result<Json> DeleteTable(const Json& request, ApiContext& context) {
   EPOXY_ASSIGN_OR_RETURN(std::string database, RequiredString(request, "DatabaseName"));
   EPOXY_ASSIGN_OR_RETURN(std::string name, RequiredString(request, "Name"));
   EPOXY_RETURN_NOT_OK(context.store->DeleteTable(database, name));
+  EPOXY_RETURN_NOT_OK(DeleteObjectsOfTable(database, name, context));
   return Empty();
 }
 
@@ -160,6 +176,7 @@ Result<Json> BatchDeleteTable(const Json& request, ApiContext& context) {
   for (const auto& name : request.value("TablesToDelete", Json::array())) {
     if (!name.is_string()) continue;
     Status st = context.store->DeleteTable(database, name.get<std::string>());
+    if (st.ok()) st = DeleteObjectsOfTable(database, name.get<std::string>(), context);
     if (!st.ok()) errors.push_back({{"TableName", name}, {"ErrorDetail", ErrorDetail(st)}});
   }
   return Json{{"Errors", std::move(errors)}};
@@ -192,7 +209,8 @@ Result<Json> GetTableVersion(const Json& request, ApiContext& context) {
     return Json{{"TableVersion", {{"Table", TableOut(current, database, context)},
                                   {"VersionId", current.value("VersionId", "1")}}}};
   }
-  // Versions are listed newest first; the one asked for is found by paging.
+  EPOXY_RETURN_NOT_OK(CheckVersionId(version));
+  // The one asked for is found by paging.
   std::string token;
   do {
     EPOXY_ASSIGN_OR_RETURN(catalog::Page page, context.store->GetTableVersions(database, table, token, 100));
@@ -212,6 +230,7 @@ Result<Json> DeleteTableVersion(const Json& request, ApiContext& context) {
   EPOXY_ASSIGN_OR_RETURN(std::string database, RequiredString(request, "DatabaseName"));
   EPOXY_ASSIGN_OR_RETURN(std::string table, RequiredString(request, "TableName"));
   EPOXY_ASSIGN_OR_RETURN(std::string version, RequiredString(request, "VersionId"));
+  EPOXY_RETURN_NOT_OK(CheckVersionId(version));
   EPOXY_RETURN_NOT_OK(context.store->DeleteTableVersion(database, table, version));
   return Empty();
 }

@@ -17,10 +17,8 @@ Result<Json> CreateConnection(const Json& request, ApiContext& context) {
   EPOXY_RETURN_NOT_OK(CheckCatalogId(request, context));
   if (!request.contains("ConnectionInput")) return Status::InvalidInput("ConnectionInput is required");
   EPOXY_RETURN_NOT_OK(context.store->CreateConnection(request["ConnectionInput"]));
-  if (request.contains("Tags") && request["Tags"].is_object()) {
-    EPOXY_RETURN_NOT_OK(context.store->PutObject(
-        "tags", context.Arn("connection", OptionalString(request["ConnectionInput"], "Name")), request["Tags"]));
-  }
+  EPOXY_RETURN_NOT_OK(StoreTags(request, context.Arn("connection", OptionalString(request["ConnectionInput"], "Name")),
+                                context));
   return Json{{"CreateConnectionStatus", "READY"}};
 }
 

@@ -5,6 +5,8 @@
 #include <openssl/rand.h>
 
 #include <chrono>
+#include <filesystem>
+#include <map>
 #include <condition_variable>
 #include <thread>
 
@@ -12,6 +14,7 @@
 
 #include "epoxy/api/access_keys.h"
 #include "epoxy/api/api_metrics.h"
+#include "epoxy/api/background_work.h"
 #include "epoxy/api/operation.h"
 #include "epoxy/api/sigv4.h"
 #include "epoxy/common/logging.h"
@@ -21,6 +24,8 @@ namespace epoxy::api {
 struct GlueServer::Impl {
   ServerOptions options;
   std::unique_ptr<catalog::CatalogStore> store;
+  std::unique_ptr<catalog::JobStore> jobs;
+  std::unique_ptr<BackgroundWork> background;  // after the stores: it is destroyed before them
   httplib::Server http;
   std::thread listener;
   int port = 0;
@@ -30,6 +35,7 @@ struct GlueServer::Impl {
   bool stopped = false;
 
   void Handle(const httplib::Request& req, httplib::Response& res);
+  std::string MetricsText();
   std::optional<std::string> SecretOf(const std::string& id);
 };
 
@@ -119,6 +125,8 @@ void GlueServer::Impl::Handle(const httplib::Request& req, httplib::Response& re
   }
   ApiContext context;
   context.store = store.get();
+  context.jobs = jobs.get();
+  context.background = background.get();
   context.account_id = options.account_id;
   context.region = options.regions.front();
   Result<Json> answer = [&]() -> Result<Json> {
@@ -139,6 +147,56 @@ void GlueServer::Impl::Handle(const httplib::Request& req, httplib::Response& re
   finish();
 }
 
+std::string GlueServer::Impl::MetricsText() {
+  std::string out = metrics.Text();
+  const BackgroundCounters c = background->counters();
+  out += "# HELP epoxy_crawls_total Crawls by outcome.\n# TYPE epoxy_crawls_total counter\n";
+  out += fmt::format("epoxy_crawls_total{{outcome=\"started\"}} {}\n", c.crawls_started);
+  out += fmt::format("epoxy_crawls_total{{outcome=\"succeeded\"}} {}\n", c.crawls_succeeded);
+  out += fmt::format("epoxy_crawls_total{{outcome=\"failed\"}} {}\n", c.crawls_failed);
+  out += fmt::format("epoxy_crawls_total{{outcome=\"cancelled\"}} {}\n", c.crawls_cancelled);
+  out += "# HELP epoxy_run_workers_total Job run worker processes started, and runs recovered or retried after a "
+         "worker died.\n# TYPE epoxy_run_workers_total counter\n";
+  out += fmt::format("epoxy_run_workers_total{{event=\"started\"}} {}\n", c.runs_started);
+  out += fmt::format("epoxy_run_workers_total{{event=\"exited\"}} {}\n", c.run_workers_exited);
+  out += fmt::format("epoxy_run_workers_total{{event=\"recovered\"}} {}\n", c.runs_recovered);
+  out += fmt::format("epoxy_run_workers_total{{event=\"retried\"}} {}\n", c.runs_retried);
+  // Runs by state, their durations and what they processed, from the catalog (all processes' runs).
+  std::map<std::string, long long> states;
+  long long finished = 0;
+  double seconds = 0, rows_read = 0, rows_out = 0, bytes_read = 0, bytes_written = 0;
+  auto all_jobs = jobs->GetJobs();
+  if (all_jobs.ok()) {
+    for (const auto& job : *all_jobs) {
+      auto runs = jobs->GetRuns(job.value("Name", ""), 1000);
+      if (!runs.ok()) continue;
+      for (const auto& r : *runs) {
+        const std::string state = r.run.value("JobRunState", "");
+        ++states[state];
+        if (r.run.contains("CompletedOn")) {
+          ++finished;
+          seconds += r.run.value("CompletedOn", 0.0) - r.run.value("StartedOn", 0.0);
+        }
+        const Json m = r.internal.value("Metrics", Json::object());
+        rows_read += m.value("rows read", 0.0);
+        rows_out += m.value("rows out", 0.0);
+        bytes_read += m.value("bytes read", 0.0);
+        bytes_written += m.value("output bytes", 0.0);
+      }
+    }
+  }
+  out += "# HELP epoxy_job_runs Job runs by state (the newest 1,000 of each job).\n# TYPE epoxy_job_runs gauge\n";
+  for (const auto& [state, n] : states) out += fmt::format("epoxy_job_runs{{state=\"{}\"}} {}\n", state, n);
+  out += "# HELP epoxy_job_run_seconds Durations of finished job runs.\n# TYPE epoxy_job_run_seconds summary\n";
+  out += fmt::format("epoxy_job_run_seconds_sum {:.3f}\nepoxy_job_run_seconds_count {}\n", seconds, finished);
+  out += "# HELP epoxy_job_rows Rows job runs read and produced.\n# TYPE epoxy_job_rows gauge\n";
+  out += fmt::format("epoxy_job_rows{{kind=\"read\"}} {:.0f}\nepoxy_job_rows{{kind=\"out\"}} {:.0f}\n", rows_read, rows_out);
+  out += "# HELP epoxy_job_bytes Bytes job runs read and wrote.\n# TYPE epoxy_job_bytes gauge\n";
+  out += fmt::format("epoxy_job_bytes{{kind=\"read\"}} {:.0f}\nepoxy_job_bytes{{kind=\"written\"}} {:.0f}\n", bytes_read,
+                     bytes_written);
+  return out;
+}
+
 Result<std::unique_ptr<GlueServer>> GlueServer::Start(ServerOptions options) {
   if (options.regions.empty()) options.regions = {"us-east-1"};
   if (options.allow_reset && !IsLoopback(options.host)) {
@@ -154,6 +212,16 @@ Result<std::unique_ptr<GlueServer>> GlueServer::Start(ServerOptions options) {
                                   "set EPOXY_ACCESS_KEY_ID and EPOXY_SECRET_ACCESS_KEY", options.host);
     }
   }
+  EPOXY_ASSIGN_OR_RETURN(impl->jobs, catalog::JobStore::Open(options.catalog_uri));
+  EPOXY_ASSIGN_OR_RETURN(std::string catalog_path, catalog::CatalogFilePath(options.catalog_uri));
+  std::error_code ec;
+  const std::string binary = std::filesystem::read_symlink("/proc/self/exe", ec).string();
+  if (ec) return Status::IOError("cannot find the epoxy binary to run job workers: {}", ec.message());
+  impl->background = std::make_unique<BackgroundWork>(impl->store.get(), impl->jobs.get(), catalog_path, binary);
+  // What a server that died left RUNNING is settled (and failed runs retried) before serving.
+  if (Status recovered = impl->background->Recover(); !recovered.ok()) {
+    EPOXY_LOG(kError, "settling the runs and crawls of a previous server: {}", recovered.message());
+  }
   impl->options = options;
   Impl* self = impl.get();
   const int threads = std::max(2, options.threads);
@@ -167,7 +235,7 @@ Result<std::unique_ptr<GlueServer>> GlueServer::Start(ServerOptions options) {
     res.set_content(probe.ok() ? "ok\n" : "catalog unreachable: " + probe.status().message() + "\n", "text/plain");
   });
   impl->http.Get("/metrics", [self](const httplib::Request&, httplib::Response& res) {
-    res.set_content(self->metrics.Text(), "text/plain; version=0.0.4");
+    res.set_content(self->MetricsText(), "text/plain; version=0.0.4");
   });
   if (options.allow_reset) {
     impl->http.Post("/moto-api/reset", [self](const httplib::Request&, httplib::Response& res) {

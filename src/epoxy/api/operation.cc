@@ -12,6 +12,9 @@ const Operations& AllOperations() {
     AddPartitionOperations(ops);
     AddConnectionOperations(ops);
     AddTagOperations(ops);
+    AddCrawlerOperations(ops);
+    AddJobOperations(ops);
+    AddFunctionAndStatisticsOperations(ops);
     return ops;
   }();
   return *all;
@@ -69,6 +72,50 @@ Result<int> MaxResults(const Json& request, int limit) {
     return Status::InvalidInput("MaxResults must be a positive integer");
   }
   return static_cast<int>(std::min<int64_t>(it->get<int64_t>(), limit));
+}
+
+NamedPage PageByName(std::vector<Json> sorted, const std::string& after, int max, const char* name_member) {
+  NamedPage page;
+  for (auto& item : sorted) {
+    const std::string name = item.value(name_member, "");
+    if (!after.empty() && name <= after) continue;
+    if (static_cast<int>(page.items.size()) == max) {
+      page.next_token = page.items.back().value(name_member, "");
+      break;
+    }
+    page.items.push_back(std::move(item));
+  }
+  return page;
+}
+
+Json WithNextToken(Json out, const std::string& next_token) {
+  if (!next_token.empty()) out["NextToken"] = next_token;
+  return out;
+}
+
+Status StoreTags(const Json& request, const std::string& arn, ApiContext& context) {
+  auto tags = request.find("Tags");
+  if (tags == request.end() || tags->is_null()) return Status::OK();
+  if (!tags->is_object()) return Status::InvalidInput("Tags must be a map of strings");
+  for (const auto& [key, value] : tags->items()) {
+    if (!value.is_string()) return Status::InvalidInput("tag {} must have a string value", key);
+  }
+  return context.store->PutObject("tags", arn, *tags);
+}
+
+Result<std::vector<Json>> FilterByTags(std::vector<Json> resources, const std::string& kind, const Json& request,
+                                       ApiContext& context) {
+  const Json wanted = request.value("Tags", Json::object());
+  if (!wanted.is_object() || wanted.empty()) return resources;
+  std::vector<Json> out;
+  for (auto& r : resources) {
+    auto tags = context.store->GetObject("tags", context.Arn(kind, r.value("Name", "")));
+    if (!tags.ok() && tags.status().code() != StatusCode::kNotFound) return tags.status();
+    bool all = tags.ok();
+    for (const auto& [key, value] : wanted.items()) all = all && tags->contains(key) && (*tags)[key] == value;
+    if (all) out.push_back(std::move(r));
+  }
+  return out;
 }
 
 }  // namespace epoxy::api

@@ -9,19 +9,26 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "epoxy/catalog/catalog_store.h"
+#include "epoxy/catalog/job_store.h"
 #include "epoxy/common/result.h"
 
 namespace epoxy::api {
 
 using Json = nlohmann::json;
 
-/// What a handler works with: the catalog and the server's identity (CatalogId, region, ARNs).
+class BackgroundWork;
+
+/// What a handler works with: the catalog, the jobs, the server's background work (crawls, run
+/// workers) and the server's identity (CatalogId, region, ARNs).
 struct ApiContext {
   catalog::CatalogStore* store = nullptr;
+  catalog::JobStore* jobs = nullptr;
+  BackgroundWork* background = nullptr;
   std::string account_id = "123456789012";
   std::string region = "us-east-1";
 
@@ -50,6 +57,9 @@ void AddCatalogOperations(Operations* operations);
 void AddPartitionOperations(Operations* operations);
 void AddConnectionOperations(Operations* operations);
 void AddTagOperations(Operations* operations);
+void AddCrawlerOperations(Operations* operations);
+void AddJobOperations(Operations* operations);
+void AddFunctionAndStatisticsOperations(Operations* operations);
 
 /// Every operation epoxy serves.
 const Operations& AllOperations();
@@ -68,5 +78,25 @@ Json ErrorDetail(const Status& status);
 
 /// MaxResults within [1, limit] (absent: limit); InvalidInputException outside.
 Result<int> MaxResults(const Json& request, int limit);
+
+/// One page of a listing sorted by name: the items after the one named `after` (a NextToken),
+/// at most `max`; `next_token` names the last item when more follow.
+struct NamedPage {
+  std::vector<Json> items;
+  std::string next_token;
+};
+NamedPage PageByName(std::vector<Json> sorted, const std::string& after, int max, const char* name_member = "Name");
+/// `out` with "NextToken" when `next_token` is not empty.
+Json WithNextToken(Json out, const std::string& next_token);
+
+/// Removes what the API keeps beside a table (its column statistics and partition indexes), or
+/// beside a whole database (`table` empty: its functions too), once it is deleted.
+Status DeleteObjectsOfTable(const std::string& database, const std::string& table, ApiContext& context);
+
+/// Stores the request's "Tags" (when given) on resource `arn`.
+Status StoreTags(const Json& request, const std::string& arn, ApiContext& context);
+/// The resources (of `kind`, by Name) that carry every tag of the request's "Tags" filter.
+Result<std::vector<Json>> FilterByTags(std::vector<Json> resources, const std::string& kind, const Json& request,
+                                       ApiContext& context);
 
 }  // namespace epoxy::api

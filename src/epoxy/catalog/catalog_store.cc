@@ -2,6 +2,8 @@
 // Opening a catalog, and Glue's error names and naming rules.
 #include "epoxy/catalog/catalog_store.h"
 
+#include <cctype>
+
 #include <algorithm>
 #include <cstdlib>
 
@@ -32,11 +34,14 @@ Result<std::unique_ptr<CatalogStore>> CatalogStore::Open(const std::string& uri)
   return OpenSqliteCatalog(path);
 }
 
-std::string_view GlueErrorName(const Status& status) {
+std::string GlueErrorName(const Status& status) {
   // Messages may name a more precise exception in front ("ConcurrentRunsExceededException: ...").
-  for (std::string_view named : {"CrawlerRunningException", "ConcurrentRunsExceededException",
-                                 "ConcurrentModificationException", "VersionMismatchException"}) {
-    if (status.message().rfind(named, 0) == 0) return named;
+  const std::string& m = status.message();
+  if (const size_t colon = m.find(": "); colon != std::string::npos && colon > 9 && colon < 64 &&
+                                          m.compare(colon - 9, 9, "Exception") == 0) {
+    bool word = true;
+    for (size_t i = 0; i < colon; ++i) word = word && std::isalpha(static_cast<unsigned char>(m[i]));
+    if (word) return m.substr(0, colon);
   }
   switch (status.code()) {
     case StatusCode::kNotFound: return "EntityNotFoundException";
@@ -80,9 +85,9 @@ Result<std::pair<std::string, std::string>> ClassifierKindAndName(const Json& cl
 
 Status WithGlueErrorName(const Status& status) {
   if (status.ok()) return status;
-  std::string_view name = GlueErrorName(status);
+  const std::string name = GlueErrorName(status);
   const std::string& message = status.message();
-  if (message.rfind(std::string(name), 0) == 0) return status;  // already named
+  if (message.rfind(name, 0) == 0) return status;  // already named
   return Status(status.code(), fmt::format("{}: {}", name, message));
 }
 

@@ -51,6 +51,7 @@ class CatalogStore {
   virtual Status UpdateTable(const std::string& database, const Json& table_input, bool skip_archive,
                              const std::string& expected_version = "") = 0;
   virtual Status DeleteTable(const std::string& database, const std::string& name) = 0;
+  /// Every version of the table, the current one included, oldest first.
   virtual Result<Page> GetTableVersions(const std::string& database, const std::string& table,
                                         const std::string& next_token, int max_results) = 0;
   virtual Status DeleteTableVersion(const std::string& database, const std::string& table,
@@ -76,17 +77,28 @@ class CatalogStore {
                                  const std::vector<std::string>& values, const Json& partition_input) = 0;
 
   // Crawlers, in Glue's Crawler shape (Name, DatabaseName, Targets, SchemaChangePolicy, ...).
+  /// How PutCrawler treats an existing crawler of that name.
+  enum class PutMode {
+    kCreateOrReplace,
+    kCreate,   // kAlreadyExists when it exists
+    kReplace,  // kNotFound when missing; CrawlerRunningException while it runs
+  };
   /// Creates or replaces the definition; the state and crawl history are kept.
-  virtual Status PutCrawler(const Json& crawler) = 0;
+  virtual Status PutCrawler(const Json& crawler, PutMode mode = PutMode::kCreateOrReplace) = 0;
   virtual Result<Json> GetCrawler(const std::string& name) = 0;
   virtual Result<std::vector<Json>> GetCrawlers() = 0;
   virtual Status DeleteCrawler(const std::string& name) = 0;
-  /// READY -> RUNNING atomically; kAlreadyExists (CrawlerRunningException) when it runs already.
-  virtual Status StartCrawl(const std::string& name) = 0;
-  /// RUNNING -> READY, recording LastCrawl and a history entry (`crawl` holds Status,
-  /// ErrorMessage, StartTime, EndTime, Summary...).
+  /// READY -> RUNNING atomically, adding the history entry `crawl` (CrawlId, StartTime, Owner)
+  /// with Status RUNNING; kAlreadyExists (CrawlerRunningException) when it runs already.
+  virtual Status StartCrawl(const std::string& name, const Json& crawl) = 0;
+  /// RUNNING -> STOPPING (the crawl notices and ends CANCELLED); CrawlerNotRunningException or
+  /// CrawlerStoppingException (kInvalidInput) otherwise.
+  virtual Status StopCrawl(const std::string& name) = 0;
+  /// RUNNING or STOPPING -> READY, recording LastCrawl and completing the history entry of
+  /// crawl["CrawlId"] (`crawl` holds Status SUCCEEDED, CANCELLED or FAILED, ErrorMessage,
+  /// StartTime, EndTime, Summary...).
   virtual Status FinishCrawl(const std::string& name, const Json& crawl) = 0;
-  /// Past crawls, newest first.
+  /// Crawls, newest first, the running one included.
   virtual Result<std::vector<Json>> GetCrawlHistory(const std::string& name, int max_results) = 0;
   /// Folders a crawler has read (for CRAWL_NEW_FOLDERS_ONLY).
   virtual Result<std::vector<std::string>> GetCrawledFolders(const std::string& name) = 0;
@@ -134,8 +146,8 @@ class CatalogStore {
 Result<std::pair<std::string, std::string>> ClassifierKindAndName(const Json& classifier);
 
 /// The Glue exception name for a failed status ("EntityNotFoundException", ...). A status whose
-/// message starts with "CrawlerRunningException" keeps that name.
-std::string_view GlueErrorName(const Status& status);
+/// message starts with an exception's name and ": " ("CrawlerRunningException: ...") has that name.
+std::string GlueErrorName(const Status& status);
 /// `status` with its Glue exception name in front of the message ("EntityNotFoundException: ..."),
 /// unless the message already starts with it. OK stays OK.
 Status WithGlueErrorName(const Status& status);

@@ -3,6 +3,9 @@
 #include "epoxy/catalog/partition_expression.h"
 
 #include <cctype>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
 
 #include <fmt/format.h>
 
@@ -25,13 +28,132 @@ std::string Upper(std::string s) {
   return s;
 }
 
+/// How a key's declared type compares (Glue's partition key types).
+enum class KeyClass { kString, kInteger, kDecimal, kDate, kTimestamp, kUnsupported };
+
+KeyClass ClassOf(const std::string& type) {
+  if (type == "string" || type.rfind("char", 0) == 0 || type.rfind("varchar", 0) == 0) return KeyClass::kString;
+  if (type == "int" || type == "integer" || type == "bigint" || type == "long" || type == "tinyint" ||
+      type == "smallint") {
+    return KeyClass::kInteger;
+  }
+  if (type.rfind("decimal", 0) == 0) return KeyClass::kDecimal;
+  if (type == "date") return KeyClass::kDate;
+  if (type == "timestamp") return KeyClass::kTimestamp;
+  return KeyClass::kUnsupported;
+}
+
+const char* KindName(KeyClass c) {
+  switch (c) {
+    case KeyClass::kInteger: return "int";
+    case KeyClass::kDecimal: return "decimal";
+    case KeyClass::kDate: return "date";
+    case KeyClass::kTimestamp: return "timestamp";
+    default: return "string";
+  }
+}
+
+/// Glue's name of a type family in "... data type doesn't support operation 'LIKE'".
+const char* FamilyName(KeyClass c) {
+  switch (c) {
+    case KeyClass::kInteger: return "Integral";
+    case KeyClass::kDecimal: return "Decimal";
+    case KeyClass::kDate: return "Date";
+    default: return "Timestamp";
+  }
+}
+
+bool Digits(std::string_view s, size_t from, size_t n) {
+  if (from + n > s.size()) return false;
+  for (size_t i = from; i < from + n; ++i) {
+    if (!std::isdigit(static_cast<unsigned char>(s[i]))) return false;
+  }
+  return true;
+}
+
+int Number(std::string_view s, size_t from, size_t n) {
+  int v = 0;
+  for (size_t i = from; i < from + n; ++i) v = v * 10 + (s[i] - '0');
+  return v;
+}
+
+bool ValidDate(int year, int month, int day) {
+  static const int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  if (month < 1 || month > 12 || day < 1) return false;
+  const bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+  return day <= kDays[month - 1] + (month == 2 && leap ? 1 : 0);
+}
+
+/// "YYYY-MM-DD" at the start of `s`.
+bool DatePrefix(std::string_view s) {
+  return s.size() >= 10 && Digits(s, 0, 4) && s[4] == '-' && Digits(s, 5, 2) && s[7] == '-' && Digits(s, 8, 2) &&
+         ValidDate(Number(s, 0, 4), Number(s, 5, 2), Number(s, 8, 2));
+}
+
+}  // namespace
+
+Result<TypedKeyValue> ParseTypedKeyValue(std::string_view kind, std::string_view text) {
+  TypedKeyValue out;
+  if (kind == "int") {
+    std::string copy(text);
+    size_t start = !copy.empty() && (copy[0] == '-' || copy[0] == '+') ? 1 : 0;
+    if (copy.size() > start && Digits(copy, start, copy.size() - start)) {
+      errno = 0;
+      long long v = std::strtoll(copy.c_str(), nullptr, 10);
+      if (errno == 0) {
+        out.kind = TypedKeyValue::Kind::kInteger;
+        out.integer = v;
+        return out;
+      }
+    }
+    return Status::InvalidInput("\"{}\" is not an integer", text);
+  }
+  if (kind == "decimal") {
+    std::string copy(text);
+    char* end = nullptr;
+    const bool starts_right = !copy.empty() && (std::isdigit(static_cast<unsigned char>(copy[0])) || copy[0] == '-' ||
+                                                copy[0] == '+' || copy[0] == '.');
+    double v = starts_right ? std::strtod(copy.c_str(), &end) : 0;
+    if (!starts_right || end == copy.c_str() || *end != '\0' || !std::isfinite(v)) {
+      return Status::InvalidInput("\"{}\" is not a decimal", text);
+    }
+    out.kind = TypedKeyValue::Kind::kReal;
+    out.real = v;
+    return out;
+  }
+  if (kind == "date") {
+    if (text.size() != 10 || !DatePrefix(text)) return Status::InvalidInput("\"{}\" is not a date", text);
+    out.text = std::string(text);
+    return out;
+  }
+  if (kind == "timestamp") {
+    // YYYY-MM-DD HH:MM:SS with an optional fraction of 1 to 9 digits.
+    bool ok = text.size() >= 19 && DatePrefix(text) && text[10] == ' ' && Digits(text, 11, 2) && text[13] == ':' &&
+              Digits(text, 14, 2) && text[16] == ':' && Digits(text, 17, 2) && Number(text, 11, 2) < 24 &&
+              Number(text, 14, 2) < 60 && Number(text, 17, 2) < 60;
+    std::string fraction;
+    if (ok && text.size() > 19) {
+      fraction = std::string(text.substr(20));
+      ok = text[19] == '.' && !fraction.empty() && fraction.size() <= 9 && Digits(fraction, 0, fraction.size());
+    }
+    if (!ok) return Status::InvalidInput("\"{}\" is not a timestamp", text);
+    fraction.resize(9, '0');
+    out.text = std::string(text.substr(0, 19)) + "." + fraction;
+    return out;
+  }
+  return Status::InvalidInput("Unknown type : '{}'", kind);
+}
+
+namespace {
+
 class Translator {
  public:
   Translator(std::string_view text, const std::vector<PartitionKey>& keys) : text_(text), keys_(keys) {}
 
   Result<SqlFilter> Run() {
     if (text_.size() > kMaxExpression) {
-      return Status::InvalidInput("partition expression is {} characters; at most {}", text_.size(), kMaxExpression);
+      return Status::InvalidInput("Unsupported expression: it is {} characters; at most {}", text_.size(),
+                                  kMaxExpression);
     }
     EPOXY_RETURN_NOT_OK(Tokenize());
     EPOXY_ASSIGN_OR_RETURN(std::string sql, Or(0));
@@ -40,12 +162,14 @@ class Translator {
   }
 
  private:
-  Status Error(const Token& t, std::string_view what) const {
-    return Status::InvalidInput("cannot parse partition expression '{}': {} at position {}", text_, what, t.pos);
+  Status Error(const Token& t, std::string_view what) const { return ErrorAt(t.pos, what); }
+  Status ErrorAt(size_t pos, std::string_view what) const {
+    return Status::InvalidInput("Unsupported expression '{}': {} at position {}", text_, what, pos);
   }
 
   Status Tokenize() {
     size_t i = 0;
+    auto digit = [&](size_t k) { return k < text_.size() && std::isdigit(static_cast<unsigned char>(text_[k])); };
     while (i < text_.size()) {
       char c = text_[i];
       if (std::isspace(static_cast<unsigned char>(c))) {
@@ -57,7 +181,7 @@ class Translator {
         std::string value;
         ++i;
         while (true) {
-          if (i >= text_.size()) return Status::InvalidInput("cannot parse partition expression '{}': unterminated string at position {}", text_, start);
+          if (i >= text_.size()) return ErrorAt(start, "unterminated string");
           if (text_[i] == c) {
             if (i + 1 < text_.size() && text_[i + 1] == c) {  // doubled quote
               value.push_back(c);
@@ -70,14 +194,22 @@ class Translator {
           value.push_back(text_[i++]);
         }
         tokens_.push_back({TokenKind::kString, value, start});
-      } else if (std::isdigit(static_cast<unsigned char>(c)) || (c == '-' && i + 1 < text_.size() && std::isdigit(static_cast<unsigned char>(text_[i + 1])))) {
+      } else if (digit(i) || ((c == '-' || c == '.') && (digit(i + 1) || (i + 1 < text_.size() && text_[i + 1] == '.' && digit(i + 2))))) {
         ++i;
-        while (i < text_.size() && (std::isdigit(static_cast<unsigned char>(text_[i])) || text_[i] == '.')) ++i;
+        while (digit(i) || (i < text_.size() && text_[i] == '.')) ++i;
+        if (i < text_.size() && (text_[i] == 'e' || text_[i] == 'E')) {  // an exponent: 3e10, 1.5E-3
+          size_t k = i + 1;
+          if (k < text_.size() && (text_[k] == '+' || text_[k] == '-')) ++k;
+          if (digit(k)) {
+            i = k;
+            while (digit(i)) ++i;
+          }
+        }
         tokens_.push_back({TokenKind::kNumber, std::string(text_.substr(start, i - start)), start});
       } else if (std::isalpha(static_cast<unsigned char>(c)) || c == '_' || c == '`') {
         if (c == '`') {
           size_t close = text_.find('`', i + 1);
-          if (close == std::string_view::npos) return Status::InvalidInput("cannot parse partition expression '{}': unterminated name at position {}", text_, start);
+          if (close == std::string_view::npos) return ErrorAt(start, "unterminated name");
           tokens_.push_back({TokenKind::kIdent, std::string(text_.substr(i + 1, close - i - 1)), start});
           i = close + 1;
           continue;
@@ -93,27 +225,38 @@ class Translator {
       } else if (c == '=' || c == '<' || c == '>' || c == '!') {
         std::string op(1, c);
         if (i + 1 < text_.size() && (text_[i + 1] == '=' || (c == '<' && text_[i + 1] == '>'))) op.push_back(text_[i + 1]);
-        if (op == "!") return Status::InvalidInput("cannot parse partition expression '{}': unexpected '!' at position {}", text_, i);
+        if (op == "!") return ErrorAt(i, "unexpected '!'");
         i += op.size();
         tokens_.push_back({TokenKind::kOp, op, start});
       } else {
-        return Status::InvalidInput("cannot parse partition expression '{}': unexpected '{}' at position {}", text_, c, i);
+        return ErrorAt(i, fmt::format("unexpected '{}'", c));
       }
     }
     tokens_.push_back({TokenKind::kEnd, "", text_.size()});
     return Status::OK();
   }
 
-  const Token& Peek() const { return tokens_[pos_]; }
-  bool IsKeyword(std::string_view word) const {
-    return Peek().kind == TokenKind::kIdent && Upper(Peek().text) == word;
+  const Token& Peek(size_t ahead = 0) const { return tokens_[std::min(pos_ + ahead, tokens_.size() - 1)]; }
+  bool IsKeyword(std::string_view word, size_t ahead = 0) const {
+    return Peek(ahead).kind == TokenKind::kIdent && Upper(Peek(ahead).text) == word;
+  }
+  /// AND or OR, bare or in parentheses ("(OR)"), which Glue accepts too.
+  bool TakeConnective(std::string_view word) {
+    if (IsKeyword(word)) {
+      ++pos_;
+      return true;
+    }
+    if (Peek().kind == TokenKind::kLParen && IsKeyword(word, 1) && Peek(2).kind == TokenKind::kRParen) {
+      pos_ += 3;
+      return true;
+    }
+    return false;
   }
 
   Result<std::string> Or(int depth) {
     if (depth > kMaxDepth) return Error(Peek(), "expression nested too deeply");
     EPOXY_ASSIGN_OR_RETURN(std::string left, And(depth));
-    while (IsKeyword("OR")) {
-      ++pos_;
+    while (TakeConnective("OR")) {
       EPOXY_ASSIGN_OR_RETURN(std::string right, And(depth));
       left = "(" + left + " OR " + right + ")";
     }
@@ -122,8 +265,7 @@ class Translator {
 
   Result<std::string> And(int depth) {
     EPOXY_ASSIGN_OR_RETURN(std::string left, Not(depth));
-    while (IsKeyword("AND")) {
-      ++pos_;
+    while (TakeConnective("AND")) {
       EPOXY_ASSIGN_OR_RETURN(std::string right, Not(depth));
       left = "(" + left + " AND " + right + ")";
     }
@@ -131,69 +273,106 @@ class Translator {
   }
 
   Result<std::string> Not(int depth) {
+    if (depth > kMaxDepth) return Error(Peek(), "expression nested too deeply");
     if (IsKeyword("NOT")) {
       ++pos_;
       EPOXY_ASSIGN_OR_RETURN(std::string inner, Not(depth + 1));
       return "(NOT " + inner + ")";
     }
     if (Peek().kind == TokenKind::kLParen) {
+      // "(key) = 2" is a predicate whose operand is in parentheses; "(key = 2)" a group.
+      const size_t saved_pos = pos_, saved_params = params_.size();
+      auto predicate = Predicate(depth);
+      if (predicate.ok()) return predicate;
+      pos_ = saved_pos;
+      params_.resize(saved_params);
       ++pos_;
-      EPOXY_ASSIGN_OR_RETURN(std::string inner, Or(depth + 1));
-      if (Peek().kind != TokenKind::kRParen) return Error(Peek(), "expected ')'");
+      auto inner = Or(depth + 1);
+      if (inner.ok() && Peek().kind != TokenKind::kRParen) inner = Error(Peek(), "expected ')'");
+      if (!inner.ok()) {
+        // Both readings failed: a type error found by the first says more than a parse error.
+        const bool parse_error = predicate.status().message().rfind("Unsupported expression", 0) == 0;
+        return parse_error ? inner.status() : predicate.status();
+      }
       ++pos_;
       return inner;
     }
-    return Predicate();
+    return Predicate(depth);
   }
 
   /// The column expression of key `index`, typed for comparison.
   std::string Column(size_t index) const {
-    const std::string& type = keys_[index].type;
-    std::string col = fmt::format("v{}", index);
-    if (type == "int" || type == "bigint" || type == "long" || type == "tinyint" || type == "smallint" || type == "integer") {
-      return "CAST(" + col + " AS INTEGER)";
-    }
-    if (type.rfind("decimal", 0) == 0 || type == "double" || type == "float") return "CAST(" + col + " AS REAL)";
-    return col;
+    const KeyClass c = ClassOf(keys_[index].type);
+    if (c == KeyClass::kString) return fmt::format("v{}", index);
+    return fmt::format("{}('{}', v{})", kPartitionKeyFunction, KindName(c), index);
   }
 
-  bool NumericKey(size_t index) const { return Column(index).rfind("CAST", 0) == 0; }
-
-  Result<std::string> Literal(size_t key) {
-    const Token& t = Peek();
-    if (t.kind == TokenKind::kString || t.kind == TokenKind::kNumber) {
-      if (NumericKey(key) && t.kind == TokenKind::kString) {
-        // A quoted number against a numeric key compares as a number.
-        char* end = nullptr;
-        std::strtod(t.text.c_str(), &end);
-        if (t.text.empty() || *end != '\0') return Error(t, fmt::format("'{}' is not a number for {} key '{}'", t.text, keys_[key].type, keys_[key].name));
-      }
+  /// Consumes `n` opening parentheses' closing partners.
+  Status CloseParens(int n) {
+    for (; n > 0; --n) {
+      if (Peek().kind != TokenKind::kRParen) return Error(Peek(), "expected ')'");
       ++pos_;
-      params_.push_back(t.text);
-      return NumericKey(key) ? std::string(Column(key).find("INTEGER") != std::string::npos ? "CAST(? AS INTEGER)" : "CAST(? AS REAL)")
-                             : std::string("?");
     }
-    if (t.kind == TokenKind::kIdent && (Upper(t.text) == "DATE" || Upper(t.text) == "TIMESTAMP") &&
-        tokens_[pos_ + 1].kind == TokenKind::kString) {
-      pos_ += 1;
-      return Literal(key);
-    }
-    return Error(t, "expected a literal");
+    return Status::OK();
   }
 
-  Result<std::string> Predicate() {
+  int OpenParens(int depth) {
+    int n = 0;
+    while (Peek().kind == TokenKind::kLParen && depth + n <= kMaxDepth) {
+      ++pos_;
+      ++n;
+    }
+    return n;
+  }
+
+  Result<std::string> Literal(size_t key, int depth) {
+    const int parens = OpenParens(depth);
+    const Token& t = Peek();
+    if (t.kind == TokenKind::kIdent && (Upper(t.text) == "DATE" || Upper(t.text) == "TIMESTAMP") &&
+        Peek(1).kind == TokenKind::kString) {
+      ++pos_;
+    }
+    const Token& v = Peek();
+    if (v.kind != TokenKind::kString && v.kind != TokenKind::kNumber) return Error(v, "expected a literal");
+    const KeyClass c = ClassOf(keys_[key].type);
+    std::string sql = "?";
+    if (c == KeyClass::kString) {
+      params_.push_back(v.text);
+    } else {
+      auto typed = ParseTypedKeyValue(KindName(c), v.text);
+      if (!typed.ok()) return typed.status();
+      switch (typed->kind) {
+        case TypedKeyValue::Kind::kInteger:
+          params_.push_back(std::to_string(typed->integer));
+          sql = "CAST(? AS INTEGER)";
+          break;
+        case TypedKeyValue::Kind::kReal:
+          params_.push_back(fmt::format("{:.17g}", typed->real));
+          sql = "CAST(? AS REAL)";
+          break;
+        case TypedKeyValue::Kind::kText:
+          params_.push_back(typed->text);
+          break;
+      }
+    }
+    ++pos_;
+    EPOXY_RETURN_NOT_OK(CloseParens(parens));
+    return sql;
+  }
+
+  Result<std::string> Predicate(int depth) {
+    const int parens = OpenParens(depth);
     const Token& name = Peek();
     if (name.kind != TokenKind::kIdent) return Error(name, "expected a partition key");
     size_t key = keys_.size();
     for (size_t i = 0; i < keys_.size(); ++i) {
       if (keys_[i].name == name.text || Upper(keys_[i].name) == Upper(name.text)) key = i;
     }
-    if (key == keys_.size()) {
-      std::string names;
-      for (const auto& k : keys_) names += (names.empty() ? "" : ", ") + k.name;
-      return Error(name, fmt::format("'{}' is not a partition key (keys: {})", name.text, names));
-    }
+    if (key == keys_.size()) return Status::InvalidInput("Invalid partition expression!");
+    const KeyClass c = ClassOf(keys_[key].type);
+    if (c == KeyClass::kUnsupported) return Status::InvalidInput("Unknown type : '{}'", keys_[key].type);
     ++pos_;
+    EPOXY_RETURN_NOT_OK(CloseParens(parens));
     std::string col = Column(key);
     bool negated = false;
     if (IsKeyword("NOT")) {
@@ -214,10 +393,10 @@ class Translator {
     std::string prefix = negated ? "NOT " : "";
     if (IsKeyword("BETWEEN")) {
       ++pos_;
-      EPOXY_ASSIGN_OR_RETURN(std::string lo, Literal(key));
+      EPOXY_ASSIGN_OR_RETURN(std::string lo, Literal(key, depth));
       if (!IsKeyword("AND")) return Error(Peek(), "expected AND in BETWEEN");
       ++pos_;
-      EPOXY_ASSIGN_OR_RETURN(std::string hi, Literal(key));
+      EPOXY_ASSIGN_OR_RETURN(std::string hi, Literal(key, depth));
       return fmt::format("({} {}BETWEEN {} AND {})", col, prefix, lo, hi);
     }
     if (IsKeyword("IN")) {
@@ -226,7 +405,7 @@ class Translator {
       ++pos_;
       std::string list;
       do {
-        EPOXY_ASSIGN_OR_RETURN(std::string v, Literal(key));
+        EPOXY_ASSIGN_OR_RETURN(std::string v, Literal(key, depth));
         list += (list.empty() ? "" : ", ") + v;
       } while (Peek().kind == TokenKind::kComma && (++pos_, true));
       if (Peek().kind != TokenKind::kRParen) return Error(Peek(), "expected ')' to close IN");
@@ -234,12 +413,17 @@ class Translator {
       return fmt::format("({} {}IN ({}))", col, prefix, list);
     }
     if (IsKeyword("LIKE")) {
+      if (c != KeyClass::kString) {
+        return Status::InvalidInput("{} data type doesn't support operation 'LIKE'", FamilyName(c));
+      }
       ++pos_;
+      const int like_parens = OpenParens(depth);
       if (Peek().kind != TokenKind::kString) return Error(Peek(), "LIKE needs a string pattern");
       params_.push_back(Peek().text);
       ++pos_;
-      // Glue's LIKE is case-sensitive with % and _ wildcards: SQLite's GLOB-free LIKE, made
-      // case-sensitive with a pragma on the connection.
+      EPOXY_RETURN_NOT_OK(CloseParens(like_parens));
+      // Glue's LIKE is case-sensitive with % and _ wildcards: the store's connection sets
+      // case_sensitive_like.
       return fmt::format("(v{} {}LIKE ?)", key, prefix);
     }
     if (negated) return Error(Peek(), "expected BETWEEN, IN or LIKE after NOT");
@@ -249,9 +433,9 @@ class Translator {
     if (op == "!=") op = "<>";
     if (op == "==") op = "=";
     if (op != "=" && op != "<>" && op != "<" && op != ">" && op != "<=" && op != ">=") {
-      return Error(tokens_[pos_ - 1], fmt::format("unknown operator '{}'", op));
+      return Error(Peek(), fmt::format("unknown operator '{}'", op));
     }
-    EPOXY_ASSIGN_OR_RETURN(std::string value, Literal(key));
+    EPOXY_ASSIGN_OR_RETURN(std::string value, Literal(key, depth));
     return fmt::format("({} {} {})", col, op, value);
   }
 

@@ -10,6 +10,7 @@
 #include "epoxy/catalog/job_store.h"
 #include "epoxy/cli/read_command.h"
 #include "epoxy/cli/read_session.h"
+#include "epoxy/jobs/bookmark_entry.h"
 #include "epoxy/jobs/job_definition.h"
 #include "epoxy/jobs/run_lifecycle.h"
 #include "epoxy/jobs/run_process.h"
@@ -190,18 +191,7 @@ Result<int> RunRunsCommand(const RunsArgs& a) {
     return 0;
   }
   if (a.action == "stop") {
-    const std::string state = run->run.value("JobRunState", "");
-    if (jobs::IsFinalState(state)) return Status::InvalidInput("job run {} has already finished ({})", a.target, state);
-    EPOXY_RETURN_NOT_OK(store->UpdateRun(a.target, {{"JobRunState", "STOPPING"}, {"LastModifiedOn", jobs::NowSeconds()}},
-                                         nullptr, {"STARTING", "RUNNING", "WAITING"}));
-    // `epoxy run` sees STOPPING within a second and stops its script; a script run by plain
-    // python3 (no run log, no runner) is told directly.
-    const bool has_runner = !run->internal.value("LogPath", "").empty();
-    if (!has_runner && run->internal.value("Host", "") == jobs::ThisProcess().host && !jobs::RunProcessIsGone(*run)) {
-      const auto pid = static_cast<pid_t>(run->internal.value("Pid", int64_t{0}));
-      if (pid > 1) kill(pid, SIGTERM);
-    }
-    EPOXY_RETURN_NOT_OK(jobs::SettleRuns(*store, run->run.value("JobName", "")).status());
+    EPOXY_RETURN_NOT_OK(jobs::StopRun(*store, a.target));
     EPOXY_RETURN_NOT_OK(Print(Json{{"SuccessfulSubmissions", {{{"JobName", run->run.value("JobName", "")},
                                                                {"JobRunId", a.target}}}},
                                    {"Errors", Json::array()}}.dump(2) + "\n"));
@@ -209,24 +199,6 @@ Result<int> RunRunsCommand(const RunsArgs& a) {
   }
   return Status::InvalidInput("unknown runs action '{}'", a.action);
 }
-
-namespace {
-
-/// GetJobBookmark's response: the counters, and JobBookmark as a JSON string keyed by ctx.
-Result<Json> BookmarkEntry(catalog::JobStore& store, const std::string& job) {
-  EPOXY_ASSIGN_OR_RETURN(catalog::BookmarkHead head, store.GetBookmarkHead(job));
-  EPOXY_ASSIGN_OR_RETURN(Json sizes, store.StateSize(job));
-  Json state = Json::object();
-  for (const auto& [ctx, size] : sizes.items()) {
-    state[ctx] = {{"jsonClass", "EpoxyFileBookmarkState"}, {"Folders", size["Folders"]},
-                  {"FileVersions", size["FileVersions"]}, {"StateBytes", size["StateBytes"]}};
-  }
-  return Json{{"JobBookmarkEntry", {{"JobName", job}, {"Version", head.version}, {"Run", head.run}, {"Attempt", 0},
-                                    {"PreviousRunId", head.previous_run_id}, {"RunId", head.run_id},
-                                    {"JobBookmark", state.dump()}}}};
-}
-
-}  // namespace
 
 Result<int> RunBookmarkCommand(const BookmarkArgs& a) {
   EPOXY_ASSIGN_OR_RETURN(auto store, catalog::JobStore::Open(""));
@@ -239,7 +211,7 @@ Result<int> RunBookmarkCommand(const BookmarkArgs& a) {
       EPOXY_RETURN_NOT_OK(Print(fmt::format("job {}: no bookmark yet (no run has committed one)\n", a.job)));
       return 0;
     }
-    EPOXY_ASSIGN_OR_RETURN(Json entry, BookmarkEntry(*store, a.job));
+    EPOXY_ASSIGN_OR_RETURN(Json entry, jobs::BookmarkEntry(*store, a.job));
     if (a.json) {
       EPOXY_RETURN_NOT_OK(Print(entry.dump(2) + "\n"));
       return 0;
@@ -271,18 +243,11 @@ Result<int> RunBookmarkCommand(const BookmarkArgs& a) {
     return 0;
   }
   if (a.action == "reset") {
-    int64_t seq = 0;
-    if (!a.run_id.empty()) {
-      auto at = store->CommitSeqOfRun(a.job, a.run_id);
-      if (!at.ok()) return catalog::WithGlueErrorName(at.status());
-      seq = *at;
-    }
-    EPOXY_RETURN_NOT_OK(jobs::SettleRuns(*store, a.job).status());
-    EPOXY_ASSIGN_OR_RETURN(auto removed, store->Rewind(a.job, seq, a.retract_outputs));
-    EPOXY_RETURN_NOT_OK(jobs::SettleRuns(*store, a.job).status());  // removes the retracted outputs
-    EPOXY_ASSIGN_OR_RETURN(Json entry, BookmarkEntry(*store, a.job));
+    auto removed = jobs::ResetBookmark(*store, a.job, a.run_id, a.retract_outputs);
+    if (!removed.ok()) return catalog::WithGlueErrorName(removed.status());
+    EPOXY_ASSIGN_OR_RETURN(Json entry, jobs::BookmarkEntry(*store, a.job));
     EPOXY_RETURN_NOT_OK(Print(entry.dump(2) + "\n"));
-    std::fprintf(stderr, "epoxy: the bookmark of %s forgot %zu run(s)%s\n", a.job.c_str(), removed.size(),
+    std::fprintf(stderr, "epoxy: the bookmark of %s forgot %zu run(s)%s\n", a.job.c_str(), removed->size(),
                  a.retract_outputs ? " and removed their outputs" : "; their outputs stay (--retract-outputs removes them)");
     return 0;
   }

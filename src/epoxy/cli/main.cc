@@ -59,6 +59,13 @@ int main(int argc, char** argv) {
     return *code;
   }
 
+  // The worker of a run that `epoxy serve` started (internal: the server runs it).
+  if (argc == 3 && std::string_view(argv[1]) == "run-worker") {
+    auto code = epoxy::cli::RunWorker(argv[2]);
+    if (!code.ok()) return Fail(code.status());
+    return *code;
+  }
+
   if (argc == 2 && std::string_view(argv[1]) == "python-path") {
     auto dir = epoxy::cli::PythonPackagesDir();
     if (!dir.ok()) return Fail(dir.status());

@@ -15,6 +15,7 @@
 #include <cstring>
 #include <filesystem>
 #include <csignal>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -22,6 +23,7 @@
 #include "epoxy/jobs/job_definition.h"
 #include "epoxy/jobs/run_lifecycle.h"
 #include "epoxy/jobs/run_process.h"
+#include "epoxy/storage/file_system.h"
 
 namespace epoxy::cli {
 namespace {
@@ -70,12 +72,6 @@ Result<std::string> PythonPackagesDir() {
 }
 
 namespace {
-
-std::string EpoxyHome() {
-  if (const char* home = std::getenv("EPOXY_HOME"); home != nullptr && *home != '\0') return home;
-  const char* user = std::getenv("HOME");
-  return std::string(user ? user : ".") + "/.epoxy";
-}
 
 void WriteAll(int fd, const char* data, size_t n) {
   while (n > 0) {
@@ -286,63 +282,97 @@ Result<catalog::Json> JobForRun(catalog::JobStore& store, const RunArgs& args, s
 
 }  // namespace
 
-Result<int> RunScript(const RunArgs& args) {
-  EPOXY_ASSIGN_OR_RETURN(std::string python_dir, PythonPackagesDir());
-  std::string interpreter = EPOXY_PYTHON_EXECUTABLE;
-  if (const char* p = std::getenv("EPOXY_PYTHON"); p != nullptr && *p != '\0') interpreter = p;
-  catalog::Json run_arguments = ArgumentMap(args.script_args);
-  std::string job_name = args.script.empty() ? args.job : fs::path(args.script).stem().string();
-  if (run_arguments.contains("--JOB_NAME") && args.job.empty()) job_name = run_arguments["--JOB_NAME"].get<std::string>();
+namespace {
 
-  EPOXY_ASSIGN_OR_RETURN(auto store, catalog::JobStore::Open(""));
-  EPOXY_ASSIGN_OR_RETURN(catalog::Json job, JobForRun(*store, args, &job_name));
-  std::string script = args.script;
-  if (script.empty()) script = job["Command"].value("ScriptLocation", "");
-  std::error_code ec;
-  if (!fs::is_regular_file(script, ec)) return Status::NotFound("no script at {} (job {})", script, job_name);
-  run_arguments.erase("--JOB_NAME");
-  const int threads = args.threads > 0 ? args.threads : jobs::ThreadsFor(job);
-  const int max_retries = job.value("MaxRetries", 0);
+/// The script of `location` (a local path, file:// or s3://) as a local file: objects in S3 are
+/// copied into the run's log folder first.
+Result<std::string> LocalScript(const std::string& location, const std::string& log_dir, const std::string& run_id) {
+  std::string path = location;
+  if (path.rfind("file://", 0) == 0) path = path.substr(7);
+  if (path.rfind("s3://", 0) != 0) {
+    std::error_code ec;
+    if (!fs::is_regular_file(path, ec)) return Status::NotFound("no script at {}", location);
+    return path;
+  }
+  EPOXY_ASSIGN_OR_RETURN(auto files, FileSystemFor(path));
+  EPOXY_ASSIGN_OR_RETURN(auto in, files->OpenForRead(path));
+  const int64_t size = in->size();
+  if (size > (64 << 20)) return Status::InvalidInput("the script {} is {} bytes; at most 64 MiB", location, size);
+  EPOXY_ASSIGN_OR_RETURN(BufferPtr bytes, in->ReadAt(0, size));
+  const std::string local = log_dir + "/" + run_id + ".script.py";
+  std::FILE* out = std::fopen(local.c_str(), "wb");
+  if (out == nullptr) return Status::IOError("cannot write {}: {}", local, std::strerror(errno));
+  const bool written = std::fwrite(bytes->data(), 1, static_cast<size_t>(bytes->size()), out) ==
+                       static_cast<size_t>(bytes->size());
+  if (std::fclose(out) != 0 || !written) return Status::IOError("cannot write {}", local);
+  return local;
+}
 
-  fs::path log_dir = fs::path(EpoxyHome()) / "logs" / job_name;
-  fs::create_directories(log_dir, ec);
-  if (ec) return Status::IOError("cannot create the log folder {}: {}", log_dir.string(), ec.message());
+/// What every attempt of a run shares.
+struct RunPlan {
+  catalog::Json job;
+  std::string job_name, interpreter, python_dir, log_dir, memory_limit;
+  catalog::Json run_arguments = catalog::Json::object();
+  int threads = 0;
+};
 
+/// Runs attempts until one does not fail or MaxRetries is spent. `adopted`, when given, is the
+/// first attempt's run, recorded by a server, which this process takes over.
+Result<int> RunAttempts(catalog::JobStore& store, const RunPlan& plan, std::optional<catalog::StoredRun> adopted) {
+  const int max_retries = plan.job.value("MaxRetries", 0);
   std::string first_id, previous_id;
   int code = 0;
-  for (int attempt = 0; attempt <= max_retries; ++attempt) {
+  for (int attempt = adopted ? adopted->run.value("Attempt", 0) : 0; attempt <= max_retries; ++attempt) {
     jobs::RunStart start;
-    start.job_name = job_name;
-    start.arguments = run_arguments;
-    start.attempt = attempt;
-    start.previous_run_id = previous_id;
-    if (attempt > 0) start.run_id = fmt::format("{}_attempt_{}", first_id, attempt);
-    const std::string run_id = start.run_id.empty() ? jobs::NewRunId() : start.run_id;
-    start.run_id = run_id;
-    start.log_path = (log_dir / (run_id + ".log")).string();
-    EPOXY_ASSIGN_OR_RETURN(catalog::StoredRun run, jobs::StartRun(*store, job, start));
-    if (first_id.empty()) first_id = run_id;
-    // The script sees the run's arguments (the job's defaults with these over them), as in Glue.
-    std::vector<std::string> argv = {interpreter, script, "--JOB_NAME", job_name, "--JOB_RUN_ID", run_id};
-    for (const auto& [key, value] : run.run["Arguments"].items()) {
-      if (key == "--JOB_NAME" || key == "--JOB_RUN_ID") continue;
-      argv.push_back(key);
-      argv.push_back(value.get<std::string>());
+    catalog::StoredRun run;
+    if (adopted) {
+      run = std::move(*adopted);
+      adopted.reset();
+      start.run_id = run.run.value("Id", "");
+      start.log_path = run.internal.value("LogPath", "");
+      if (start.log_path.empty()) start.log_path = plan.log_dir + "/" + start.run_id + ".log";
+      EPOXY_RETURN_NOT_OK(store.UpdateRun(start.run_id, nullptr, jobs::ProcessFields(jobs::ThisProcess()),
+                                          {"STARTING", "RUNNING"}));
+      first_id = start.run_id.substr(0, start.run_id.find("_attempt_"));
+    } else {
+      start.job_name = plan.job_name;
+      start.arguments = plan.run_arguments;
+      start.attempt = attempt;
+      start.previous_run_id = previous_id;
+      start.run_id = attempt > 0 ? fmt::format("{}_attempt_{}", first_id, attempt) : jobs::NewRunId();
+      start.log_path = plan.log_dir + "/" + start.run_id + ".log";
+      EPOXY_ASSIGN_OR_RETURN(run, jobs::StartRun(store, plan.job, start));
+      if (first_id.empty()) first_id = start.run_id;
     }
-    EPOXY_ASSIGN_OR_RETURN(AttemptOutcome outcome,
-                           RunAttempt(*store, run_id, argv, python_dir, job_name, start.log_path, threads,
-                                      args.memory_limit, run.run.value("Timeout", int64_t{0})));
-    Status finished = jobs::FinishRun(*store, run_id, outcome.state, outcome.error);
-    auto final_run = store->GetRun(run_id);
+    const std::string run_id = start.run_id;
+    // The script sees the run's arguments (the job's defaults with these over them), as in Glue.
+    AttemptOutcome outcome;
+    auto script = LocalScript(plan.job["Command"].value("ScriptLocation", ""), plan.log_dir, run_id);
+    if (!script.ok()) {
+      outcome.state = "FAILED";
+      outcome.exit_code = 1;
+      outcome.error = fmt::format("job {}: {}", plan.job_name, script.status().message());
+    } else {
+      std::vector<std::string> argv = {plan.interpreter, *script, "--JOB_NAME", plan.job_name, "--JOB_RUN_ID", run_id};
+      for (const auto& [key, value] : run.run["Arguments"].items()) {
+        if (key == "--JOB_NAME" || key == "--JOB_RUN_ID") continue;
+        argv.push_back(key);
+        argv.push_back(value.get<std::string>());
+      }
+      EPOXY_ASSIGN_OR_RETURN(outcome, RunAttempt(store, run_id, argv, plan.python_dir, plan.job_name, start.log_path,
+                                                 plan.threads, plan.memory_limit, run.run.value("Timeout", int64_t{0})));
+    }
+    Status finished = jobs::FinishRun(store, run_id, outcome.state, outcome.error);
+    auto final_run = store.GetRun(run_id);
     std::string state = final_run.ok() ? final_run->run.value("JobRunState", outcome.state) : outcome.state;
     code = outcome.exit_code != 0 ? outcome.exit_code : (state == "SUCCEEDED" ? 0 : 1);
-    std::string summary = fmt::format("epoxy: run {} of {} {}{} (exit {}); log: {}\n", run_id, job_name, state,
+    std::string summary = fmt::format("epoxy: run {} of {} {}{} (exit {}); log: {}\n", run_id, plan.job_name, state,
                                       attempt > 0 ? fmt::format(" (attempt {})", attempt) : "", code, start.log_path);
     if (!finished.ok()) summary += fmt::format("epoxy: error: finishing the run: {}\n", finished.message());
     if (final_run.ok() && state != "SUCCEEDED") {
       summary += fmt::format("epoxy: {}\n", final_run->run.value("ErrorMessage", ""));
     }
-    int log = open(start.log_path.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
+    int log = open(start.log_path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
     if (log >= 0) {
       WriteAll(log, summary.data(), summary.size());
       close(log);
@@ -353,6 +383,60 @@ Result<int> RunScript(const RunArgs& args) {
     previous_id = run_id;
   }
   return code;
+}
+
+Result<RunPlan> PlanFor(catalog::Json job, const std::string& job_name, int threads, const std::string& memory_limit) {
+  RunPlan plan;
+  EPOXY_ASSIGN_OR_RETURN(plan.python_dir, PythonPackagesDir());
+  plan.interpreter = EPOXY_PYTHON_EXECUTABLE;
+  if (const char* p = std::getenv("EPOXY_PYTHON"); p != nullptr && *p != '\0') plan.interpreter = p;
+  plan.threads = threads > 0 ? threads : jobs::ThreadsFor(job);
+  plan.memory_limit = memory_limit;
+  plan.job_name = job_name;
+  plan.job = std::move(job);
+  plan.log_dir = jobs::RunLogFolder(job_name);
+  std::error_code ec;
+  fs::create_directories(plan.log_dir, ec);
+  if (ec) return Status::IOError("cannot create the log folder {}: {}", plan.log_dir, ec.message());
+  return plan;
+}
+
+}  // namespace
+
+Result<int> RunScript(const RunArgs& args) {
+  catalog::Json run_arguments = ArgumentMap(args.script_args);
+  std::string job_name = args.script.empty() ? args.job : fs::path(args.script).stem().string();
+  if (run_arguments.contains("--JOB_NAME") && args.job.empty()) job_name = run_arguments["--JOB_NAME"].get<std::string>();
+
+  EPOXY_ASSIGN_OR_RETURN(auto store, catalog::JobStore::Open(""));
+  EPOXY_ASSIGN_OR_RETURN(catalog::Json job, JobForRun(*store, args, &job_name));
+  if (!args.script.empty()) {
+    std::error_code ec;
+    if (!fs::is_regular_file(args.script, ec)) return Status::NotFound("no script at {} (job {})", args.script, job_name);
+    job["Command"]["ScriptLocation"] = fs::absolute(args.script, ec).string();
+  } else {
+    // A stored job's script must exist before a run is recorded.
+    const std::string location = job["Command"].value("ScriptLocation", "");
+    const std::string local = location.rfind("file://", 0) == 0 ? location.substr(7) : location;
+    std::error_code ec;
+    if (local.rfind("s3://", 0) != 0 && !fs::is_regular_file(local, ec)) {
+      return Status::NotFound("no script at {} (job {})", location, job_name);
+    }
+  }
+  run_arguments.erase("--JOB_NAME");
+  EPOXY_ASSIGN_OR_RETURN(RunPlan plan, PlanFor(std::move(job), job_name, args.threads, args.memory_limit));
+  plan.run_arguments = std::move(run_arguments);
+  return RunAttempts(*store, plan, std::nullopt);
+}
+
+Result<int> RunWorker(const std::string& run_id) {
+  EPOXY_ASSIGN_OR_RETURN(auto store, catalog::JobStore::Open(""));
+  EPOXY_ASSIGN_OR_RETURN(catalog::StoredRun run, store->GetRun(run_id));
+  const std::string job_name = run.run.value("JobName", "");
+  EPOXY_ASSIGN_OR_RETURN(catalog::Json job, store->GetJob(job_name));
+  EPOXY_ASSIGN_OR_RETURN(RunPlan plan, PlanFor(std::move(job), job_name, 0, ""));
+  plan.run_arguments = run.run.value("Arguments", catalog::Json::object());
+  return RunAttempts(*store, plan, std::move(run));
 }
 
 }  // namespace epoxy::cli

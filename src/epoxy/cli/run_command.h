@@ -27,6 +27,10 @@ Result<bool> ParseRunArgs(int argc, char** argv, RunArgs* args);
 /// code (128 + signal when it was killed; 1 when the run failed after the script exited 0).
 Result<int> RunScript(const RunArgs& args);
 
+/// `epoxy run-worker RUN_ID`: the worker process `epoxy serve` starts for a run it recorded
+/// (StartJobRun). It takes the run over, runs it and its retries, and ends.
+Result<int> RunWorker(const std::string& run_id);
+
 /// The folder to put on PYTHONPATH to run job scripts with plain `python3` (`epoxy python-path`).
 Result<std::string> PythonPackagesDir();
 

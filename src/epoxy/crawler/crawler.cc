@@ -5,10 +5,12 @@
 
 #include <algorithm>
 #include <chrono>
+#include <random>
 #include <set>
 
 #include <nlohmann/json.hpp>
 
+#include "epoxy/common/process_identity.h"
 #include "epoxy/common/thread_pool.h"
 #include "epoxy/crawler/file_profile.h"
 #include "epoxy/storage/glob.h"
@@ -377,8 +379,9 @@ std::string PartitionLocation(const std::string& file_path) {
 class CrawlRun {
  public:
   CrawlRun(catalog::CatalogStore& store, const Definition& d, std::vector<CustomClassifier> classifiers,
-           const CrawlProgress& progress)
-      : store_(store), d_(d), classifiers_(std::move(classifiers)), progress_(progress) {}
+           const CrawlProgress& progress, const StopRequested& stop_requested)
+      : store_(store), d_(d), classifiers_(std::move(classifiers)), progress_(progress),
+        stop_requested_(stop_requested) {}
 
   Result<CrawlSummary> Run() {
     auto start = std::chrono::steady_clock::now();
@@ -401,6 +404,7 @@ class CrawlRun {
       EPOXY_RETURN_NOT_OK(CrawlTarget(target, crawled, &planned.back(), &new_folders));
       table_count += static_cast<int64_t>(planned.back().tables.size());
     }
+    if (stop_requested_ && stop_requested_()) return Status::Cancelled("the crawl was stopped; nothing was written");
     if (d_.table_threshold > 0 && table_count > d_.table_threshold) {
       return Status::InvalidInput(
           "the crawl would make {} tables, more than its TableThreshold of {}; nothing was written", table_count,
@@ -474,6 +478,7 @@ class CrawlRun {
       TaskGroup tasks(ThreadPool::Default());
       for (size_t i = 0; i < files.size(); ++i) {
         tasks.Spawn([&, i]() -> Status {
+          if (stop_requested_ && stop_requested_()) return Status::Cancelled("the crawl was stopped; nothing was written");
           profiles[i] = ProfileFile(files[i], ProfileOptions{d_.sample_rows, &classifiers_, &parse_pool});
           int64_t n = ++done;
           if (progress_) progress_(n, static_cast<int64_t>(files.size()));
@@ -656,6 +661,7 @@ class CrawlRun {
   const Definition& d_;
   const std::vector<CustomClassifier> classifiers_;
   const CrawlProgress& progress_;
+  const StopRequested& stop_requested_;
   CrawlSummary summary_;
 };
 
@@ -677,18 +683,67 @@ Result<std::vector<CustomClassifier>> LoadClassifiers(catalog::CatalogStore& sto
 
 Result<CrawlSummary> RunCrawler(catalog::CatalogStore& store, const std::string& name,
                                 const CrawlProgress& progress) {
+  // A definition that cannot run is refused before a crawl is recorded.
   EPOXY_ASSIGN_OR_RETURN(Json crawler, store.GetCrawler(name));
   EPOXY_ASSIGN_OR_RETURN(Definition d, Definition::From(crawler));
-  EPOXY_ASSIGN_OR_RETURN(std::vector<CustomClassifier> classifiers, LoadClassifiers(store, d));
-  EPOXY_RETURN_NOT_OK(store.StartCrawl(name));
-  double start = Now();
-  CrawlRun run(store, d, std::move(classifiers), progress);
-  Result<CrawlSummary> result = d.targets.empty() ? Result<CrawlSummary>(CrawlSummary{}) : run.Run();
-  if (result.ok()) {
-    Status jdbc = CrawlJdbcTargets(store, crawler, &*result);
-    if (!jdbc.ok()) result = jdbc;
+  EPOXY_RETURN_NOT_OK(LoadClassifiers(store, d).status());
+  EPOXY_ASSIGN_OR_RETURN(StartedCrawl started, BeginCrawl(store, name));
+  return CompleteCrawl(store, started, progress, nullptr);
+}
+
+Result<StartedCrawl> BeginCrawl(catalog::CatalogStore& store, const std::string& name) {
+  StartedCrawl started;
+  started.crawler = name;
+  started.crawl_id = NewCrawlId();
+  started.start_time = Now();
+  const ProcessIdentity owner = ThisProcess();
+  const Json entry = {{"CrawlId", started.crawl_id}, {"StartTime", started.start_time},
+                      {"Owner", {{"Pid", owner.pid}, {"StartTicks", owner.start_ticks}, {"Host", owner.host}}}};
+  Status st = store.StartCrawl(name, entry);
+  // A crawl whose process died must not block the next one.
+  if (st.code() == StatusCode::kAlreadyExists) {
+    EPOXY_ASSIGN_OR_RETURN(bool settled, SettleDeadCrawl(store, name));
+    if (settled) st = store.StartCrawl(name, entry);
   }
-  Json crawl = {{"StartTime", start}, {"EndTime", Now()}};
+  EPOXY_RETURN_NOT_OK(st);
+  return started;
+}
+
+Result<bool> SettleDeadCrawl(catalog::CatalogStore& store, const std::string& name) {
+  EPOXY_ASSIGN_OR_RETURN(Json crawler, store.GetCrawler(name));
+  if (crawler.value("State", "READY") == "READY") return false;
+  EPOXY_ASSIGN_OR_RETURN(std::vector<Json> history, store.GetCrawlHistory(name, 1));
+  if (history.empty() || history[0].value("Status", "") != "RUNNING" || !history[0].contains("Owner")) return false;
+  const Json& o = history[0]["Owner"];
+  if (!LocalProcessIsGone({o.value("Pid", int64_t{0}), o.value("StartTicks", int64_t{0}), o.value("Host", "")})) {
+    return false;
+  }
+  Json crawl = history[0];
+  crawl.erase("Owner");
+  crawl["Status"] = "FAILED";
+  crawl["EndTime"] = Now();
+  crawl["ErrorMessage"] = fmt::format("the process that ran the crawl (pid {}) ended before the crawl finished",
+                                      o.value("Pid", int64_t{0}));
+  EPOXY_RETURN_NOT_OK(store.FinishCrawl(name, crawl));
+  return true;
+}
+
+Result<CrawlSummary> CompleteCrawl(catalog::CatalogStore& store, const StartedCrawl& started,
+                                   const CrawlProgress& progress, const StopRequested& stop_requested) {
+  const std::string& name = started.crawler;
+  Result<CrawlSummary> result = [&]() -> Result<CrawlSummary> {
+    EPOXY_ASSIGN_OR_RETURN(Json crawler, store.GetCrawler(name));
+    EPOXY_ASSIGN_OR_RETURN(Definition d, Definition::From(crawler));
+    EPOXY_ASSIGN_OR_RETURN(std::vector<CustomClassifier> classifiers, LoadClassifiers(store, d));
+    CrawlRun run(store, d, std::move(classifiers), progress, stop_requested);
+    Result<CrawlSummary> out = d.targets.empty() ? Result<CrawlSummary>(CrawlSummary{}) : run.Run();
+    if (out.ok()) {
+      if (stop_requested && stop_requested()) return Status::Cancelled("the crawl was stopped");
+      EPOXY_RETURN_NOT_OK(CrawlJdbcTargets(store, crawler, &*out));
+    }
+    return out;
+  }();
+  Json crawl = {{"CrawlId", started.crawl_id}, {"StartTime", started.start_time}, {"EndTime", Now()}};
   if (result.ok()) {
     const CrawlSummary& s = *result;
     crawl["Status"] = "SUCCEEDED";
@@ -698,11 +753,22 @@ Result<CrawlSummary> RunCrawler(catalog::CatalogStore& store, const std::string&
                         {"FilesSkipped", s.files_skipped}, {"Seconds", s.seconds}};
     crawl["Log"] = s.log;
   } else {
-    crawl["Status"] = "FAILED";
+    crawl["Status"] = result.status().code() == StatusCode::kCancelled ? "CANCELLED" : "FAILED";
     crawl["ErrorMessage"] = result.status().message();
   }
   EPOXY_RETURN_NOT_OK(store.FinishCrawl(name, crawl));
   return result;
+}
+
+std::string NewCrawlId() {
+  std::random_device random;
+  std::mt19937_64 rng((static_cast<uint64_t>(random()) << 32) ^ random() ^
+                      static_cast<uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count()));
+  const uint64_t a = rng(), b = rng();
+  // A version-4 UUID, as Glue's crawl ids are.
+  return fmt::format("{:08x}-{:04x}-4{:03x}-{:04x}-{:012x}", static_cast<uint32_t>(a >> 32),
+                     static_cast<uint32_t>((a >> 16) & 0xffff), static_cast<uint32_t>(a & 0xfff),
+                     static_cast<uint32_t>(0x8000 | ((b >> 48) & 0x3fff)), b & 0xffffffffffffULL);
 }
 
 }  // namespace epoxy::crawler

@@ -32,10 +32,35 @@ struct CrawlSummary {
 /// Called as files are read: (files done, files to read).
 using CrawlProgress = std::function<void(int64_t done, int64_t total)>;
 
-/// Runs crawler `name` (defined in `store`). Fails with CrawlerRunningException (kAlreadyExists)
-/// when it is running already; records the crawl in the crawler's history either way.
+/// Asked now and then during a crawl: true ends it (CANCELLED) before it writes to the catalog.
+using StopRequested = std::function<bool()>;
+
+/// Runs crawler `name` (defined in `store`) in this thread. A definition that cannot run is
+/// refused before anything is recorded; CrawlerRunningException (kAlreadyExists) when it is
+/// running already; otherwise the crawl is in the crawler's history, however it ends.
 Result<CrawlSummary> RunCrawler(catalog::CatalogStore& store, const std::string& name,
                                 const CrawlProgress& progress = nullptr);
+
+/// A crawl recorded as RUNNING, owned by this process.
+struct StartedCrawl {
+  std::string crawler, crawl_id;
+  double start_time = 0;
+};
+
+/// The two halves of RunCrawler, for a server that answers StartCrawler at once and crawls in
+/// the background: BeginCrawl makes the crawler RUNNING (CrawlerRunningException when it is not
+/// READY); CompleteCrawl crawls and records the outcome, a definition that cannot run included
+/// (as a FAILED crawl, as Glue records it).
+Result<StartedCrawl> BeginCrawl(catalog::CatalogStore& store, const std::string& name);
+Result<CrawlSummary> CompleteCrawl(catalog::CatalogStore& store, const StartedCrawl& started,
+                                   const CrawlProgress& progress, const StopRequested& stop_requested);
+
+/// Marks FAILED the running crawl of `name` whose process is gone (a killed `epoxy crawl`, or a
+/// server that stopped mid-crawl); returns whether there was one.
+Result<bool> SettleDeadCrawl(catalog::CatalogStore& store, const std::string& name);
+
+/// A new crawl id (a random UUID).
+std::string NewCrawlId();
 
 /// "events-2026" -> "events_2026": Glue's table names (lower case, [a-z0-9_], with the prefix,
 /// at most 128 characters).

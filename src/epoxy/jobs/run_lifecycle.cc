@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "epoxy/jobs/run_lifecycle.h"
 
+#include <csignal>
+#include <cstdlib>
+
 #include <random>
 
 #include "epoxy/common/crash_point.h"
@@ -163,7 +166,7 @@ Status FinishRun(catalog::JobStore& store, const std::string& run_id, const std:
   return SettleFinished(store, run);
 }
 
-Result<int> SettleRuns(catalog::JobStore& store, const std::string& job) {
+Result<int> SettleRuns(catalog::JobStore& store, const std::string& job, std::vector<std::string>* failed_dead) {
   EPOXY_ASSIGN_OR_RETURN(auto runs, store.UnsettledRuns(job));
   int settled = 0;
   for (auto& run : runs) {
@@ -177,11 +180,39 @@ Result<int> SettleRuns(catalog::JobStore& store, const std::string& job) {
       Status st = store.UpdateRun(id, patch, nullptr, {"STARTING", "RUNNING", "STOPPING", "WAITING"});
       if (!st.ok()) continue;  // it finished meanwhile
       run.run.update(patch);
+      if (failed_dead != nullptr && !stopping) failed_dead->push_back(id);
     }
     EPOXY_RETURN_NOT_OK(SettleFinished(store, run));
     ++settled;
   }
   return settled;
+}
+
+std::string RunLogFolder(const std::string& job) {
+  std::string home;
+  if (const char* env = std::getenv("EPOXY_HOME"); env != nullptr && *env != '\0') {
+    home = env;
+  } else {
+    const char* user = std::getenv("HOME");
+    home = std::string(user ? user : ".") + "/.epoxy";
+  }
+  return home + "/logs/" + job;
+}
+
+Status StopRun(catalog::JobStore& store, const std::string& run_id) {
+  EPOXY_ASSIGN_OR_RETURN(StoredRun run, store.GetRun(run_id));
+  const std::string state = run.run.value("JobRunState", "");
+  if (IsFinalState(state)) return Status::InvalidInput("job run {} has already finished ({})", run_id, state);
+  EPOXY_RETURN_NOT_OK(store.UpdateRun(run_id, {{"JobRunState", "STOPPING"}, {"LastModifiedOn", NowSeconds()}},
+                                      nullptr, {"STARTING", "RUNNING", "WAITING"}));
+  // A runner (`epoxy run`, a server's worker) sees STOPPING within a second and stops its script;
+  // a script run by plain python3 (no run log, no runner) is told directly.
+  const bool has_runner = !run.internal.value("LogPath", "").empty();
+  if (!has_runner && run.internal.value("Host", "") == ThisProcess().host && !RunProcessIsGone(run)) {
+    const auto pid = static_cast<pid_t>(run.internal.value("Pid", int64_t{0}));
+    if (pid > 1) kill(pid, SIGTERM);
+  }
+  return SettleRuns(store, run.run.value("JobName", "")).status();
 }
 
 }  // namespace epoxy::jobs

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "epoxy/catalog/job_store.h"
 #include "epoxy/exec/dataset_writer.h"
@@ -37,11 +38,20 @@ Status FinishRun(catalog::JobStore& store, const std::string& run_id, const std:
 
 /// Finishes what crashed runs of `job` left: marks FAILED the active runs whose process is gone,
 /// removes the staged outputs of runs that never committed, publishes those of runs that committed,
-/// and removes the outputs of runs a rewind retracted. Returns how many runs it settled.
-Result<int> SettleRuns(catalog::JobStore& store, const std::string& job);
+/// and removes the outputs of runs a rewind retracted. Returns how many runs it settled; the ids of
+/// the runs it marked FAILED (their process died) go to `failed_dead` when given.
+Result<int> SettleRuns(catalog::JobStore& store, const std::string& job,
+                       std::vector<std::string>* failed_dead = nullptr);
 
 catalog::Json StagedToJson(const exec::StagedWrite& staged);
 Result<exec::StagedWrite> StagedFromJson(const catalog::Json& json);
+
+/// Asks an unfinished run to stop (STOPPING; its runner ends it STOPPED). InvalidInput when it
+/// has finished already.
+Status StopRun(catalog::JobStore& store, const std::string& run_id);
+
+/// The folder of job `job`'s run logs: $EPOXY_HOME/logs/JOB (EPOXY_HOME defaults to ~/.epoxy).
+std::string RunLogFolder(const std::string& job);
 
 /// Whether a JobRunState is final.
 bool IsFinalState(const std::string& state);

@@ -7,18 +7,13 @@
 #include <string>
 
 #include "epoxy/catalog/job_store.h"
+#include "epoxy/common/process_identity.h"
 
 namespace epoxy::jobs {
 
-/// A process as a run records it: pid, its start time (so a reused pid is not mistaken for it)
-/// and the host.
-struct ProcessIdentity {
-  int64_t pid = 0;
-  int64_t start_ticks = 0;
-  std::string host;
-};
+using epoxy::ProcessIdentity;
+using epoxy::ThisProcess;
 
-ProcessIdentity ThisProcess();
 /// The fields a run's `internal` document records about the process that owns it.
 catalog::Json ProcessFields(const ProcessIdentity& process);
 

@@ -84,6 +84,33 @@ Result<std::string> DecodeToken(const std::string& token) {
   return out;
 }
 
+/// epoxy_partition_key(KIND, value): a stored partition value typed as its key declares, for
+/// GetPartitions expressions. A value that is not of its key's type fails the query with Glue's
+/// InvalidStateException.
+void TypedPartitionKey(sqlite3_context* context, int, sqlite3_value** args) {
+  if (sqlite3_value_type(args[1]) == SQLITE_NULL) {
+    sqlite3_result_null(context);
+    return;
+  }
+  auto text = [](sqlite3_value* v) {
+    const auto* p = reinterpret_cast<const char*>(sqlite3_value_text(v));
+    return std::string_view(p ? p : "", static_cast<size_t>(sqlite3_value_bytes(v)));
+  };
+  auto typed = ParseTypedKeyValue(text(args[0]), text(args[1]));
+  if (!typed.ok()) {
+    const std::string message = "InvalidStateException: " + typed.status().message();
+    sqlite3_result_error(context, message.c_str(), static_cast<int>(message.size()));
+    return;
+  }
+  switch (typed->kind) {
+    case TypedKeyValue::Kind::kInteger: sqlite3_result_int64(context, typed->integer); break;
+    case TypedKeyValue::Kind::kReal: sqlite3_result_double(context, typed->real); break;
+    case TypedKeyValue::Kind::kText:
+      sqlite3_result_text(context, typed->text.c_str(), static_cast<int>(typed->text.size()), SQLITE_TRANSIENT);
+      break;
+  }
+}
+
 class SqliteCatalogStore final : public CatalogStore {
  public:
   SqliteCatalogStore(sqlite3* db, std::string path) : db_(db), path_(std::move(path)) {}
@@ -104,6 +131,10 @@ class SqliteCatalogStore final : public CatalogStore {
     }
     EPOXY_RETURN_NOT_OK(Exec("PRAGMA journal_mode = WAL"));
     EPOXY_RETURN_NOT_OK(Exec("PRAGMA case_sensitive_like = ON"));
+    if (sqlite3_create_function_v2(db_, kPartitionKeyFunction, 2, SQLITE_UTF8 | SQLITE_DETERMINISTIC, nullptr,
+                                   &TypedPartitionKey, nullptr, nullptr, nullptr) != SQLITE_OK) {
+      return Error("registering the partition key function");
+    }
     EPOXY_RETURN_NOT_OK(Exec("PRAGMA synchronous = NORMAL"));
     EPOXY_RETURN_NOT_OK(Exec("BEGIN IMMEDIATE"));
     Status st = [&]() -> Status {
@@ -266,10 +297,10 @@ class SqliteCatalogStore final : public CatalogStore {
     max = ClampMax(max, 100);
     std::lock_guard lock(mu_);
     EPOXY_RETURN_NOT_OK(GetTableLocked(db, name).status());
-    Stmt list(db_, "SELECT version, doc FROM table_versions WHERE db = ? AND name = ? AND version < ? "
-                   "ORDER BY version DESC LIMIT ?");
+    Stmt list(db_, "SELECT version, doc FROM table_versions WHERE db = ? AND name = ? AND version > ? "
+                   "ORDER BY version LIMIT ?");
     EPOXY_RETURN_NOT_OK(list.ok());
-    list.Bind(1, db).Bind(2, name).Bind(3, after.empty() ? INT64_MAX : std::atoll(after.c_str())).Bind(4, max + 1);
+    list.Bind(1, db).Bind(2, name).Bind(3, after.empty() ? int64_t{0} : std::atoll(after.c_str())).Bind(4, max + 1);
     return ReadPage(list, max, "listing table versions", [](const Stmt& row) {
       return Json{{"Table", Json::parse(row.Text(1))}, {"VersionId", std::to_string(row.Int(0))}};
     });
@@ -387,7 +418,7 @@ class SqliteCatalogStore final : public CatalogStore {
     return ReadPage(list, max, "listing partitions");
   }
 
-  Status PutCrawler(const Json& crawler) override {
+  Status PutCrawler(const Json& crawler, PutMode mode) override {
     if (!crawler.is_object() || !crawler.contains("Name") || !crawler["Name"].is_string()) {
       return Status::InvalidInput("a crawler needs a Name");
     }
@@ -400,8 +431,16 @@ class SqliteCatalogStore final : public CatalogStore {
       Stmt get(db_, "SELECT doc FROM crawlers WHERE name = ?");
       EPOXY_RETURN_NOT_OK(get.ok());
       get.Bind(1, name);
-      if (get.Step() == SQLITE_ROW) {
+      const bool exists = get.Step() == SQLITE_ROW;
+      if (exists && mode == PutMode::kCreate) {
+        return Status::AlreadyExists("Crawler with name {} already exists", name);
+      }
+      if (!exists && mode == PutMode::kReplace) return Status::NotFound("crawler {} not found", name);
+      if (exists) {
         Json old = Json::parse(get.Text(0));
+        if (mode == PutMode::kReplace && old.value("State", "READY") != "READY") {
+          return Status::AlreadyExists("CrawlerRunningException: Crawler {} is running; it cannot be updated", name);
+        }
         for (const char* kept : {"State", "LastCrawl", "CreationTime", "CrawlElapsedTime"}) {
           if (old.contains(kept)) doc[kept] = old[kept];
         }
@@ -432,8 +471,8 @@ class SqliteCatalogStore final : public CatalogStore {
     EPOXY_RETURN_NOT_OK(Exec("BEGIN IMMEDIATE"));
     Status st = [&]() -> Status {
       EPOXY_ASSIGN_OR_RETURN(Json c, GetCrawlerLocked(name));
-      if (c.value("State", "READY") == "RUNNING") {
-        return Status::AlreadyExists("CrawlerRunningException: crawler {} is running", name);
+      if (c.value("State", "READY") != "READY") {
+        return Status::AlreadyExists("CrawlerRunningException: Crawler {} is running; stop it first", name);
       }
       EPOXY_RETURN_NOT_OK(ExecBound("DELETE FROM crawlers WHERE name = ?", {name}));
       EPOXY_RETURN_NOT_OK(ExecBound("DELETE FROM crawls WHERE crawler = ?", {name}));
@@ -442,16 +481,35 @@ class SqliteCatalogStore final : public CatalogStore {
     return Finish(st);
   }
 
-  Status StartCrawl(const std::string& name) override {
+  Status StartCrawl(const std::string& name, const Json& crawl) override {
     std::lock_guard lock(mu_);
     EPOXY_RETURN_NOT_OK(Exec("BEGIN IMMEDIATE"));
     Status st = [&]() -> Status {
       EPOXY_ASSIGN_OR_RETURN(Json c, GetCrawlerLocked(name));
-      if (c.value("State", "READY") == "RUNNING") {
-        return Status::AlreadyExists("CrawlerRunningException: crawler {} is already running", name);
+      const std::string state = c.value("State", "READY");
+      if (state != "READY") {
+        return Status::AlreadyExists("CrawlerRunningException: Crawler with name {} has already started", name);
       }
+      Json entry = crawl;
+      entry["Status"] = "RUNNING";
+      if (!entry.contains("StartTime")) entry["StartTime"] = Now();
       c["State"] = "RUNNING";
-      c["LastCrawl"] = Json{{"Status", "RUNNING"}, {"StartTime", Now()}};
+      c["LastCrawl"] = Json{{"Status", "RUNNING"}, {"StartTime", entry["StartTime"]}, {"MessagePrefix", name}};
+      EPOXY_RETURN_NOT_OK(ExecBound("UPDATE crawlers SET doc = ? WHERE name = ?", {c.dump(), name}));
+      return ExecBound("INSERT INTO crawls(crawler, doc) VALUES(?, ?)", {name, entry.dump()});
+    }();
+    return Finish(st);
+  }
+
+  Status StopCrawl(const std::string& name) override {
+    std::lock_guard lock(mu_);
+    EPOXY_RETURN_NOT_OK(Exec("BEGIN IMMEDIATE"));
+    Status st = [&]() -> Status {
+      EPOXY_ASSIGN_OR_RETURN(Json c, GetCrawlerLocked(name));
+      const std::string state = c.value("State", "READY");
+      if (state == "STOPPING") return Status::InvalidInput("CrawlerStoppingException: Crawler {} is stopping", name);
+      if (state != "RUNNING") return Status::InvalidInput("CrawlerNotRunningException: Crawler {} isn't running", name);
+      c["State"] = "STOPPING";
       return ExecBound("UPDATE crawlers SET doc = ? WHERE name = ?", {c.dump(), name});
     }();
     return Finish(st);
@@ -471,6 +529,14 @@ class SqliteCatalogStore final : public CatalogStore {
       c["CrawlElapsedTime"] = static_cast<int64_t>(
           (crawl.value("EndTime", Now()) - crawl.value("StartTime", Now())) * 1000);
       EPOXY_RETURN_NOT_OK(ExecBound("UPDATE crawlers SET doc = ? WHERE name = ?", {c.dump(), name}));
+      // The entry StartCrawl added is the crawler's newest; it gets the outcome.
+      Stmt newest(db_, "SELECT id, doc FROM crawls WHERE crawler = ? ORDER BY id DESC LIMIT 1");
+      EPOXY_RETURN_NOT_OK(newest.ok());
+      newest.Bind(1, name);
+      if (newest.Step() == SQLITE_ROW && crawl.contains("CrawlId") &&
+          Json::parse(newest.Text(1)).value("CrawlId", "") == crawl.value("CrawlId", "")) {
+        return ExecBound("UPDATE crawls SET doc = ? WHERE id = ?", {crawl.dump(), newest.Text(0)});
+      }
       return ExecBound("INSERT INTO crawls(crawler, doc) VALUES(?, ?)", {name, crawl.dump()});
     }();
     return Finish(st);
@@ -905,7 +971,12 @@ class SqliteCatalogStore final : public CatalogStore {
       last = list.Text(0);
       page.items.push_back(item ? item(list) : Json::parse(list.Text(1)));
     }
-    if (rc != SQLITE_ROW && rc != SQLITE_DONE) return Error(what);
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+      // A partition value that is not of its key's type (see TypedPartitionKey).
+      const std::string message = sqlite3_errmsg(db_);
+      if (message.rfind("InvalidStateException: ", 0) == 0) return Status::InvalidData("{}", message);
+      return Error(what);
+    }
     return page;
   }
 

@@ -92,8 +92,9 @@ TEST_F(CatalogStoreTest, TablesKeepVersions) {
   auto versions = store_->GetTableVersions("raw", "events", "", 100);
   ASSERT_TRUE(versions.ok());
   ASSERT_EQ(versions->items.size(), 2u);
-  EXPECT_EQ(versions->items[1]["VersionId"], "1");
-  EXPECT_EQ(versions->items[1]["Table"]["StorageDescriptor"]["Columns"][0]["Type"], "bigint");
+  EXPECT_EQ(versions->items[0]["VersionId"], "1");  // oldest first, the current one included
+  EXPECT_EQ(versions->items[0]["Table"]["StorageDescriptor"]["Columns"][0]["Type"], "bigint");
+  EXPECT_EQ(versions->items[1]["VersionId"], "2");
   EXPECT_EQ(store_->DeleteTableVersion("raw", "events", "2").code(), StatusCode::kInvalidInput);  // current
   ASSERT_OK(store_->DeleteTableVersion("raw", "events", "1"));
   EXPECT_EQ(store_->GetTableVersions("raw", "events", "", 100)->items.size(), 1u);
