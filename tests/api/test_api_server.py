@@ -4,75 +4,12 @@ segments and optimistic locking, SigV4 refusals that change nothing, and a resta
 acknowledged write."""
 import json
 import os
-import socket
 import subprocess
 import time
 
 import pytest
 
-KEY, SECRET = "EPXTESTROOTKEY000001", "test-root-secret-0123456789abcdefghijklmn"
-
-
-def _free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class Server:
-    def __init__(self, binary, home, *extra):
-        self.binary, self.home, self.extra = binary, home, extra
-        self.port = _free_port()
-        self.url = "http://127.0.0.1:%d" % self.port
-        self.process = None
-
-    def env(self):
-        env = dict(os.environ, EPOXY_HOME=self.home, EPOXY_KEY_FILE=os.path.join(self.home, "..", "secrets.key"),
-                   EPOXY_ACCESS_KEY_ID=KEY, EPOXY_SECRET_ACCESS_KEY=SECRET)
-        return env
-
-    def start(self):
-        self.process = subprocess.Popen([self.binary, "serve", "--port", str(self.port), *self.extra],
-                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=self.env())
-        line = self.process.stdout.readline()
-        assert "listening on" in line, line + self.process.stderr.read()
-        return self
-
-    def stop(self, sig=15):
-        if self.process and self.process.poll() is None:
-            self.process.send_signal(sig)
-            self.process.wait(timeout=20)
-
-
-@pytest.fixture
-def server(tmp_path):
-    binary = os.environ.get("EPOXY_BIN")
-    if not binary:
-        pytest.skip("EPOXY_BIN is not set (run through CTest)")
-    s = Server(binary, str(tmp_path / "home")).start()
-    yield s
-    s.stop()
-
-
-def client(server, key=KEY, secret=SECRET, region="us-east-1"):
-    import boto3
-    return boto3.client("glue", endpoint_url=server.url, region_name=region, aws_access_key_id=key,
-                        aws_secret_access_key=secret)
-
-
-def aws(server, *args):
-    env = dict(os.environ, AWS_ACCESS_KEY_ID=KEY, AWS_SECRET_ACCESS_KEY=SECRET, AWS_DEFAULT_REGION="us-east-1")
-    env.pop("AWS_PROFILE", None)
-    result = subprocess.run(["aws", "glue", *args, "--endpoint-url", server.url, "--output", "json"],
-                            capture_output=True, text=True, env=env, timeout=120)
-    return result
-
-
-def error_code(call):
-    from botocore.exceptions import ClientError
-    with pytest.raises(ClientError) as e:
-        call()
-    return e.value.response["Error"]["Code"], e.value.response["Error"]["Message"]
+from conftest import KEY, SECRET, Server, aws, client, error_code  # noqa: F401 (the server fixture)
 
 
 def test_aws_cli_drives_the_catalog(server):

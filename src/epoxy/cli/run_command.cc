@@ -331,8 +331,9 @@ Result<int> RunAttempts(catalog::JobStore& store, const RunPlan& plan, std::opti
       start.run_id = run.run.value("Id", "");
       start.log_path = run.internal.value("LogPath", "");
       if (start.log_path.empty()) start.log_path = plan.log_dir + "/" + start.run_id + ".log";
+      // A run asked to stop before it started is taken over too: its attempt sees STOPPING and ends.
       EPOXY_RETURN_NOT_OK(store.UpdateRun(start.run_id, nullptr, jobs::ProcessFields(jobs::ThisProcess()),
-                                          {"STARTING", "RUNNING"}));
+                                          {"STARTING", "RUNNING", "STOPPING"}));
       first_id = start.run_id.substr(0, start.run_id.find("_attempt_"));
     } else {
       start.job_name = plan.job_name;

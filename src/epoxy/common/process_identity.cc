@@ -9,22 +9,26 @@
 #include <fstream>
 #include <iterator>
 #include <sstream>
+#include <utility>
 
 namespace epoxy {
 namespace {
 
-/// Field 22 of /proc/<pid>/stat: the process's start time in clock ticks since boot (0: unknown).
-int64_t StartTicks(int64_t pid) {
+/// Fields 3 (the state: R, S, D, Z...) and 22 (the start time in clock ticks since boot) of
+/// /proc/<pid>/stat; state '?' and 0 ticks when unknown.
+std::pair<char, int64_t> StateAndStartTicks(int64_t pid) {
   std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   size_t close = text.rfind(')');  // the command name may hold spaces and parentheses
-  if (close == std::string::npos) return 0;
+  if (close == std::string::npos || close + 2 >= text.size()) return {'?', 0};
   std::istringstream fields(text.substr(close + 2));
   std::string field;
+  char state = '?';
   for (int i = 3; i <= 22 && fields >> field; ++i) {
-    if (i == 22) return std::atoll(field.c_str());
+    if (i == 3) state = field[0];
+    if (i == 22) return {state, std::atoll(field.c_str())};
   }
-  return 0;
+  return {state, 0};
 }
 
 }  // namespace
@@ -38,7 +42,7 @@ std::string HostName() {
 ProcessIdentity ThisProcess() {
   ProcessIdentity p;
   p.pid = ::getpid();
-  p.start_ticks = StartTicks(p.pid);
+  p.start_ticks = StateAndStartTicks(p.pid).second;
   p.host = HostName();
   return p;
 }
@@ -47,7 +51,10 @@ bool LocalProcessIsGone(const ProcessIdentity& process) {
   if (process.host != HostName()) return false;
   if (process.pid <= 0) return true;
   if (::kill(static_cast<pid_t>(process.pid), 0) != 0 && errno == ESRCH) return true;
-  return process.start_ticks != 0 && StartTicks(process.pid) != process.start_ticks;  // the pid was reused
+  const auto [state, ticks] = StateAndStartTicks(process.pid);
+  // A zombie has ended: nobody reaped it yet (in a container, PID 1 may never do so).
+  if (state == 'Z' || state == 'X') return true;
+  return process.start_ticks != 0 && ticks != process.start_ticks;  // the pid was reused
 }
 
 }  // namespace epoxy

@@ -54,6 +54,7 @@ struct Definition {
     for (const auto& t : c.value("Targets", Json::object()).value("S3Targets", Json::array())) {
       Target target;
       target.path = t.value("Path", "");
+      if (target.path.rfind("file://", 0) == 0) target.path = target.path.substr(7);  // a local folder
       for (const auto& e : t.value("Exclusions", Json::array())) target.exclusions.push_back(e.get<std::string>());
       target.sample_size = t.value("SampleSize", 0);
       if (target.path.empty()) return Status::InvalidInput("crawler {} has a target without a Path", d.name);
