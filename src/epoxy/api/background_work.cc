@@ -66,7 +66,13 @@ void BackgroundWork::Crawl(crawler::StartedCrawl started) {
       }
       return stop;
     };
-    auto result = crawler::CompleteCrawl(*store_, started, nullptr, stop_requested);
+    Result<crawler::CrawlSummary> result = [&]() -> Result<crawler::CrawlSummary> {
+      try {
+        return crawler::CompleteCrawl(*store_, started, nullptr, stop_requested);
+      } catch (const std::exception& e) {  // a thread of the server must never take it down
+        return Status::Internal("crawler {}: {}", started.crawler, e.what());
+      }
+    }();
     if (!result.ok() && result.status().code() != StatusCode::kCancelled) {
       EPOXY_LOG(kInfo, "crawler {} failed: {}", started.crawler, result.status().message());
     }

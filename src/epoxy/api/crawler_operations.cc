@@ -12,6 +12,7 @@
 #include "epoxy/api/operation.h"
 #include "epoxy/crawler/crawler.h"
 #include "epoxy/crawler/custom_classifier.h"
+#include "epoxy/scheduler/cron.h"
 
 namespace epoxy::api {
 namespace {
@@ -27,10 +28,7 @@ Result<Json> ScheduleOf(const Json& schedule) {
   if (!schedule.is_string()) return Status::InvalidInput("Schedule must be a string such as cron(15 12 * * ? *)");
   const std::string text = schedule.get<std::string>();
   if (text.empty()) return Json();
-  if (text.rfind("cron(", 0) != 0 || text.back() != ')') {
-    return Status::InvalidInput("Schedule '{}' is not a cron expression: cron(Minutes Hours Day-of-month Month "
-                                "Day-of-week Year)", text);
-  }
+  EPOXY_RETURN_NOT_OK(scheduler::CronSchedule::Parse(text).status());
   return Json{{"ScheduleExpression", text}, {"State", "SCHEDULED"}};
 }
 

@@ -52,7 +52,8 @@ std::string RequestId() {
 
 void Answer(httplib::Response& res, int status, const Json& body) {
   res.status = status;
-  res.set_content(body.dump(), kJson11);
+  // Stored text that is not UTF-8 (a file name in a crawl message) is sent with U+FFFD, never a 500.
+  res.set_content(body.dump(-1, ' ', false, Json::error_handler_t::replace), kJson11);
 }
 
 void Fail(httplib::Response& res, int status, const std::string& type, const std::string& message) {
