@@ -4,7 +4,7 @@
 fresh `epoxy serve --allow-reset`, and reports what passed. Usage: glue_api_conformance.py EPOXY SHARED
 
 The catalog and partition-filter files must pass but for the tests listed below, each with its
-reason; the workflow tests are reported, not required (workflows are a later issue). Exits 1 when
+reason. Exits 1 when
 a required test fails, 77 (skipped) when the suite or its Python modules are absent. moto's tests
 freeze the clients' clocks (freezegun) at fixed dates, so their requests are signed in the past:
 the server runs with a large --max-clock-skew here, and nowhere else."""
@@ -34,6 +34,10 @@ EXPECTED_FAILURES = {
     "test_filter_crawls_for_end_time[LT]": MOTO_CRAWL_SHORTCUT,
     "test_filter_crawls_for_end_time[GE]": MOTO_CRAWL_SHORTCUT,
     "test_filter_crawls_for_end_time[GT]": MOTO_CRAWL_SHORTCUT,
+    # The workflow has no triggers, so its run has nothing to do: the scheduler completes it at its
+    # next look (within a second), which may come between the test's start and its stop.
+    "test_stop_workflow_run": "stops a run of an empty workflow right after starting it; epoxy completes such a "
+                              "run at the scheduler's next look (within a second), so the stop may find it done",
 }
 
 
@@ -96,9 +100,7 @@ def main():
         if outcome != "failed":
             continue
         reason = EXPECTED_FAILURES.get(name)
-        if "test_workflows" in file:
-            waived.append((nodeid, "workflows come with triggers (a later issue)"))
-        elif reason:
+        if reason:
             waived.append((nodeid, reason))
         else:
             required_failures.append(nodeid)

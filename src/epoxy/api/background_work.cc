@@ -127,6 +127,32 @@ Status BackgroundWork::StartRunWorker(const std::string& run_id) {
   return Status::OK();
 }
 
+Status BackgroundWork::StartJobRun(const std::string& job_name, const std::string& run_id, const Json& arguments,
+                                   const std::string& trigger) {
+  if (jobs_->GetRun(run_id).ok()) return Status::AlreadyExists("job run {} exists", run_id);
+  EPOXY_ASSIGN_OR_RETURN(Json job, jobs_->GetJob(job_name));
+  jobs::RunStart start;
+  start.job_name = job_name;
+  start.arguments = arguments;
+  start.trigger_name = trigger;
+  start.run_id = run_id;
+  start.log_path = jobs::RunLogFolder(job_name) + "/" + run_id + ".log";
+  EPOXY_RETURN_NOT_OK(jobs::StartRun(*jobs_, job, start).status());
+  Status started = StartRunWorker(run_id);
+  if (!started.ok()) (void)jobs::FinishRun(*jobs_, run_id, "FAILED", started.message());
+  return started;
+}
+
+Status BackgroundWork::StartCrawl(const std::string& crawler_name, const std::string& crawl_id, const Json& extra) {
+  EPOXY_ASSIGN_OR_RETURN(std::vector<Json> history, store_->GetCrawlHistory(crawler_name, 1000));
+  for (const auto& h : history) {
+    if (h.value("CrawlId", "") == crawl_id) return Status::AlreadyExists("crawl {} exists", crawl_id);
+  }
+  EPOXY_ASSIGN_OR_RETURN(crawler::StartedCrawl started, crawler::BeginCrawl(*store_, crawler_name, crawl_id, &extra));
+  Crawl(std::move(started));
+  return Status::OK();
+}
+
 void BackgroundWork::ReapLoop() {
   std::unique_lock lock(mu_);
   while (!stopping_) {

@@ -42,6 +42,14 @@ class BackgroundWork {
   /// Starts the worker process of run `run_id` (recorded RUNNING by the caller).
   Status StartRunWorker(const std::string& run_id);
 
+  /// Records run `run_id` of `job` (its arguments over the job's, started by `trigger`) and starts
+  /// its worker: what a trigger's action does. kAlreadyExists when the run exists already.
+  Status StartJobRun(const std::string& job, const std::string& run_id, const catalog::Json& arguments,
+                     const std::string& trigger);
+  /// Begins crawl `crawl_id` of `crawler` (its history entry gets `extra`) and crawls it on a
+  /// thread. kAlreadyExists when that crawl was begun already, or the crawler is running.
+  Status StartCrawl(const std::string& crawler, const std::string& crawl_id, const catalog::Json& extra);
+
   /// Settles dead crawls and runs, and retries failed runs per MaxRetries (at server start, and
   /// whenever a worker process exits).
   Status Recover();

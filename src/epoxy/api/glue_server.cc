@@ -15,6 +15,8 @@
 #include "epoxy/api/access_keys.h"
 #include "epoxy/api/api_metrics.h"
 #include "epoxy/api/background_work.h"
+#include "epoxy/scheduler/clock.h"
+#include "epoxy/scheduler/trigger_engine.h"
 #include "epoxy/api/operation.h"
 #include "epoxy/api/sigv4.h"
 #include "epoxy/common/logging.h"
@@ -26,6 +28,10 @@ struct GlueServer::Impl {
   std::unique_ptr<catalog::CatalogStore> store;
   std::unique_ptr<catalog::JobStore> jobs;
   std::unique_ptr<BackgroundWork> background;  // after the stores: it is destroyed before them
+  std::unique_ptr<scheduler::Clock> clock;
+  std::unique_ptr<scheduler::TriggerEngine> engine;
+  std::thread scheduler_loop;
+  bool scheduler_stop = false;  // under mu
   httplib::Server http;
   std::thread listener;
   int port = 0;
@@ -36,6 +42,15 @@ struct GlueServer::Impl {
 
   void Handle(const httplib::Request& req, httplib::Response& res);
   std::string MetricsText();
+
+  ~Impl() {
+    {
+      std::lock_guard lock(mu);
+      scheduler_stop = true;
+    }
+    stopped_cv.notify_all();
+    if (scheduler_loop.joinable()) scheduler_loop.join();
+  }
   std::optional<std::string> SecretOf(const std::string& id);
 };
 
@@ -128,6 +143,8 @@ void GlueServer::Impl::Handle(const httplib::Request& req, httplib::Response& re
   context.store = store.get();
   context.jobs = jobs.get();
   context.background = background.get();
+  context.engine = engine.get();
+  context.clock = clock.get();
   context.account_id = options.account_id;
   context.region = options.regions.front();
   Result<Json> answer = [&]() -> Result<Json> {
@@ -225,6 +242,31 @@ Result<std::unique_ptr<GlueServer>> GlueServer::Start(ServerOptions options) {
   }
   impl->options = options;
   Impl* self = impl.get();
+  if (options.test_clock) {
+    impl->clock = std::make_unique<scheduler::ManualClock>();
+  } else {
+    impl->clock = std::make_unique<scheduler::SystemClock>();
+  }
+  scheduler::Launcher launcher;
+  launcher.start_job = [self](const std::string& job, const std::string& run_id, const Json& arguments,
+                              const std::string& trigger) {
+    return self->background->StartJobRun(job, run_id, arguments, trigger);
+  };
+  launcher.start_crawl = [self](const std::string& crawler, const std::string& crawl_id, const Json& extra) {
+    return self->background->StartCrawl(crawler, crawl_id, extra);
+  };
+  impl->engine = std::make_unique<scheduler::TriggerEngine>(impl->store.get(), impl->jobs.get(), impl->clock.get(),
+                                                            std::move(launcher));
+  // The scheduler looks at every trigger and workflow run once a second.
+  impl->scheduler_loop = std::thread([self] {
+    std::unique_lock lock(self->mu);
+    while (!self->scheduler_stop) {
+      lock.unlock();
+      if (Status st = self->engine->Tick(); !st.ok()) EPOXY_LOG(kWarning, "scheduler: {}", st.message());
+      lock.lock();
+      self->stopped_cv.wait_for(lock, std::chrono::seconds(1), [self] { return self->scheduler_stop; });
+    }
+  });
   const int threads = std::max(2, options.threads);
   impl->http.new_task_queue = [threads] { return new httplib::ThreadPool(static_cast<size_t>(threads)); };
   impl->http.set_payload_max_length(64 << 20);
@@ -238,6 +280,22 @@ Result<std::unique_ptr<GlueServer>> GlueServer::Start(ServerOptions options) {
   impl->http.Get("/metrics", [self](const httplib::Request&, httplib::Response& res) {
     res.set_content(self->MetricsText(), "text/plain; version=0.0.4");
   });
+  if (options.allow_reset && options.test_clock) {
+    // Tests move the scheduler's time forward and see what it fired at once.
+    impl->http.Post("/epoxy-test/clock", [self](const httplib::Request& req, httplib::Response& res) {
+      const Json body = Json::parse(req.body, nullptr, false);
+      if (!body.is_object() || !body.contains("AdvanceSeconds") || !body["AdvanceSeconds"].is_number()) {
+        res.status = 400;
+        res.set_content(Json{{"message", "give {\"AdvanceSeconds\": N}"}}.dump(), "application/json");
+        return;
+      }
+      static_cast<scheduler::ManualClock*>(self->clock.get())->Advance(body["AdvanceSeconds"].get<double>());
+      Status st = self->engine->Tick();
+      res.status = st.ok() ? 200 : 500;
+      res.set_content(Json{{"Now", self->clock->Now()}, {"Tick", st.ok() ? "ok" : st.message()}}.dump(),
+                      "application/json");
+    });
+  }
   if (options.allow_reset) {
     impl->http.Post("/moto-api/reset", [self](const httplib::Request&, httplib::Response& res) {
       Status st = self->store->ResetAll({"access_key"});

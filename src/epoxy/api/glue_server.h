@@ -26,6 +26,9 @@ struct ServerOptions {
   int threads = 16;
   /// How far a request's X-Amz-Date may be from the server's clock (AWS: 15 minutes).
   int64_t max_clock_skew_seconds = 15 * 60;
+  /// The scheduler's clock moves only when a test advances it (POST /epoxy-test/clock, with
+  /// allow_reset on loopback).
+  bool test_clock = false;
   /// The root key pair (EPOXY_ACCESS_KEY_ID / EPOXY_SECRET_ACCESS_KEY), empty when unset.
   std::string root_access_key_id, root_secret_access_key;
 };

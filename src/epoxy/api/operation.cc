@@ -15,6 +15,8 @@ const Operations& AllOperations() {
     AddCrawlerOperations(ops);
     AddJobOperations(ops);
     AddFunctionAndStatisticsOperations(ops);
+    AddTriggerOperations(ops);
+    AddWorkflowOperations(ops);
     return ops;
   }();
   return *all;

@@ -22,6 +22,12 @@ namespace epoxy::api {
 using Json = nlohmann::json;
 
 class BackgroundWork;
+}  // namespace epoxy::api
+namespace epoxy::scheduler {
+class Clock;
+class TriggerEngine;
+}  // namespace epoxy::scheduler
+namespace epoxy::api {
 
 /// What a handler works with: the catalog, the jobs, the server's background work (crawls, run
 /// workers) and the server's identity (CatalogId, region, ARNs).
@@ -29,6 +35,8 @@ struct ApiContext {
   catalog::CatalogStore* store = nullptr;
   catalog::JobStore* jobs = nullptr;
   BackgroundWork* background = nullptr;
+  scheduler::TriggerEngine* engine = nullptr;  // triggers and workflow runs
+  const scheduler::Clock* clock = nullptr;     // the scheduler's time
   std::string account_id = "123456789012";
   std::string region = "us-east-1";
 
@@ -60,6 +68,8 @@ void AddTagOperations(Operations* operations);
 void AddCrawlerOperations(Operations* operations);
 void AddJobOperations(Operations* operations);
 void AddFunctionAndStatisticsOperations(Operations* operations);
+void AddTriggerOperations(Operations* operations);
+void AddWorkflowOperations(Operations* operations);
 
 /// Every operation epoxy serves.
 const Operations& AllOperations();

@@ -281,6 +281,8 @@ int main(int argc, char** argv) {
   serve->add_option("--max-clock-skew", serve_args.max_clock_skew,
                     "seconds a request's signing time may differ from the server's (default 900, as AWS)");
   serve->add_flag("--allow-reset", serve_args.allow_reset, "POST /moto-api/reset empties the catalog (loopback only; for tests)");
+  serve->add_flag("--test-clock", serve_args.test_clock,
+                  "the scheduler's time moves only by POST /epoxy-test/clock (with --allow-reset; for tests)");
   serve->add_option("--catalog", serve_args.catalog, "sqlite:///path/catalog.db (default: $EPOXY_HOME/catalog.db)");
   epoxy::cli::AccessKeyArgs access_key_args;
   CLI::App* access_key = app.add_subcommand("access-key", "the keys epoxy serve accepts: create, list, delete ID");

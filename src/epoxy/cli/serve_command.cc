@@ -37,6 +37,7 @@ Result<int> RunServe(const ServeArgs& args) {
   options.regions = SplitList(args.region);
   options.catalog_uri = args.catalog;
   options.allow_reset = args.allow_reset;
+  options.test_clock = args.test_clock;
   options.threads = args.threads;
   options.max_clock_skew_seconds = args.max_clock_skew;
   const char* id = std::getenv("EPOXY_ACCESS_KEY_ID");

@@ -16,6 +16,7 @@ struct ServeArgs {
   std::string region = "us-east-1";  // a comma-separated list: the first is the server's own
   std::string catalog;
   bool allow_reset = false;
+  bool test_clock = false;
   int threads = 16;
   int64_t max_clock_skew = 15 * 60;
 };

@@ -692,14 +692,19 @@ Result<CrawlSummary> RunCrawler(catalog::CatalogStore& store, const std::string&
   return CompleteCrawl(store, started, progress, nullptr);
 }
 
-Result<StartedCrawl> BeginCrawl(catalog::CatalogStore& store, const std::string& name) {
+Result<StartedCrawl> BeginCrawl(catalog::CatalogStore& store, const std::string& name, const std::string& crawl_id,
+                                const Json* extra) {
   StartedCrawl started;
   started.crawler = name;
-  started.crawl_id = NewCrawlId();
+  started.crawl_id = crawl_id.empty() ? NewCrawlId() : crawl_id;
   started.start_time = Now();
   const ProcessIdentity owner = ThisProcess();
-  const Json entry = {{"CrawlId", started.crawl_id}, {"StartTime", started.start_time},
-                      {"Owner", {{"Pid", owner.pid}, {"StartTicks", owner.start_ticks}, {"Host", owner.host}}}};
+  Json entry = {{"CrawlId", started.crawl_id}, {"StartTime", started.start_time},
+                {"Owner", {{"Pid", owner.pid}, {"StartTicks", owner.start_ticks}, {"Host", owner.host}}}};
+  if (extra != nullptr) {
+    for (const auto& [k, v] : extra->items()) entry[k] = v;
+    started.extra = *extra;
+  }
   Status st = store.StartCrawl(name, entry);
   // A crawl whose process died must not block the next one.
   if (st.code() == StatusCode::kAlreadyExists) {
@@ -745,6 +750,7 @@ Result<CrawlSummary> CompleteCrawl(catalog::CatalogStore& store, const StartedCr
     return out;
   }();
   Json crawl = {{"CrawlId", started.crawl_id}, {"StartTime", started.start_time}, {"EndTime", Now()}};
+  for (const auto& [k, v] : started.extra.items()) crawl[k] = v;
   if (result.ok()) {
     const CrawlSummary& s = *result;
     crawl["Status"] = "SUCCEEDED";

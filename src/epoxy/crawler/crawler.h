@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json_fwd.hpp>
+#include <nlohmann/json.hpp>
 
 #include "epoxy/catalog/catalog_store.h"
 
@@ -45,13 +45,16 @@ Result<CrawlSummary> RunCrawler(catalog::CatalogStore& store, const std::string&
 struct StartedCrawl {
   std::string crawler, crawl_id;
   double start_time = 0;
+  nlohmann::json extra = nlohmann::json::object();  // kept in the history entry
 };
 
 /// The two halves of RunCrawler, for a server that answers StartCrawler at once and crawls in
 /// the background: BeginCrawl makes the crawler RUNNING (CrawlerRunningException when it is not
 /// READY); CompleteCrawl crawls and records the outcome, a definition that cannot run included
 /// (as a FAILED crawl, as Glue records it).
-Result<StartedCrawl> BeginCrawl(catalog::CatalogStore& store, const std::string& name);
+/// `crawl_id` empty: a new one. `extra` members go into the crawl's history entry (a workflow run).
+Result<StartedCrawl> BeginCrawl(catalog::CatalogStore& store, const std::string& name,
+                                const std::string& crawl_id = "", const nlohmann::json* extra = nullptr);
 Result<CrawlSummary> CompleteCrawl(catalog::CatalogStore& store, const StartedCrawl& started,
                                    const CrawlProgress& progress, const StopRequested& stop_requested);
 

@@ -1,0 +1,257 @@
+// SPDX-License-Identifier: Apache-2.0
+// Workflows: a graph of triggers, jobs and crawlers run together, with run properties shared by
+// the jobs of a run. Runs are carried forward by the server's TriggerEngine.
+#include <algorithm>
+
+#include "epoxy/api/operation.h"
+#include "epoxy/scheduler/clock.h"
+#include "epoxy/scheduler/trigger_definition.h"
+#include "epoxy/scheduler/trigger_engine.h"
+
+namespace epoxy::api {
+namespace {
+
+using scheduler::kWorkflowKind;
+using scheduler::kWorkflowRunKind;
+
+Status EntityNotFound() { return Status::NotFound("EntityNotFoundException: Entity not found"); }
+
+Result<Json> WorkflowOf(const std::string& name, ApiContext& context) {
+  auto w = context.store->GetObject(kWorkflowKind, name);
+  if (!w.ok() && w.status().code() == StatusCode::kNotFound) return EntityNotFound();
+  return w;
+}
+
+Result<Json> RunOf(const std::string& workflow, const std::string& run_id, ApiContext& context) {
+  EPOXY_RETURN_NOT_OK(WorkflowOf(workflow, context).status());
+  auto run = context.store->GetObject(kWorkflowRunKind, workflow + "/" + run_id);
+  if (!run.ok() && run.status().code() == StatusCode::kNotFound) return EntityNotFound();
+  return run;
+}
+
+/// A WorkflowRun as the API shows it, with its graph when asked.
+Result<Json> RunOut(Json run, bool include_graph, ApiContext& context) {
+  run.erase("Fired");
+  if (include_graph) {
+    EPOXY_ASSIGN_OR_RETURN(Json graph, context.engine->Graph(run.value("Name", ""), run.value("WorkflowRunId", "")));
+    run["Graph"] = std::move(graph);
+  }
+  return run;
+}
+
+Result<std::vector<Json>> RunsOf(const std::string& workflow, ApiContext& context) {
+  EPOXY_ASSIGN_OR_RETURN(auto runs, context.store->ListObjects(kWorkflowRunKind, workflow + "/"));
+  std::vector<Json> out;
+  for (auto& [key, run] : runs) out.push_back(std::move(run));
+  std::sort(out.begin(), out.end(), [](const Json& a, const Json& b) {
+    return a.value("StartedOn", 0.0) > b.value("StartedOn", 0.0);  // newest first
+  });
+  return out;
+}
+
+Result<Json> WorkflowOut(Json workflow, bool include_graph, ApiContext& context) {
+  const std::string name = workflow.value("Name", "");
+  EPOXY_ASSIGN_OR_RETURN(auto runs, RunsOf(name, context));
+  if (!runs.empty()) {
+    EPOXY_ASSIGN_OR_RETURN(Json last, RunOut(runs.front(), include_graph, context));
+    workflow["LastRun"] = std::move(last);
+  }
+  if (include_graph) {
+    EPOXY_ASSIGN_OR_RETURN(Json graph, context.engine->Graph(name, ""));
+    workflow["Graph"] = std::move(graph);
+  }
+  return workflow;
+}
+
+Status CheckProperties(const Json& properties, const char* member) {
+  if (!properties.is_object()) return Status::InvalidInput("{} must be a map of strings", member);
+  for (const auto& [k, v] : properties.items()) {
+    if (!v.is_string()) return Status::InvalidInput("{} {} must be a string", member, k);
+  }
+  return Status::OK();
+}
+
+Status ApplyWorkflowRequest(const Json& request, Json* workflow) {
+  if (request.contains("Description")) (*workflow)["Description"] = request["Description"];
+  if (request.contains("DefaultRunProperties")) {
+    EPOXY_RETURN_NOT_OK(CheckProperties(request["DefaultRunProperties"], "DefaultRunProperties"));
+    (*workflow)["DefaultRunProperties"] = request["DefaultRunProperties"];
+  }
+  if (request.contains("MaxConcurrentRuns")) {
+    if (!request["MaxConcurrentRuns"].is_number_integer() || request["MaxConcurrentRuns"].get<int64_t>() < 1) {
+      return Status::InvalidInput("MaxConcurrentRuns must be a positive integer");
+    }
+    (*workflow)["MaxConcurrentRuns"] = request["MaxConcurrentRuns"];
+  }
+  return Status::OK();
+}
+
+Result<Json> CreateWorkflow(const Json& request, ApiContext& context) {
+  EPOXY_ASSIGN_OR_RETURN(std::string name, RequiredString(request, "Name"));
+  EPOXY_RETURN_NOT_OK(catalog::ValidateName("workflow", name));
+  if (context.store->GetObject(kWorkflowKind, name).ok()) {
+    return Status::AlreadyExists("Workflow with name {} already exists", name);
+  }
+  const double now = context.clock->Now();
+  Json workflow = {{"Name", name}, {"CreatedOn", now}, {"LastModifiedOn", now}};
+  EPOXY_RETURN_NOT_OK(ApplyWorkflowRequest(request, &workflow));
+  EPOXY_RETURN_NOT_OK(context.store->PutObject(kWorkflowKind, name, workflow));
+  EPOXY_RETURN_NOT_OK(StoreTags(request, context.Arn("workflow", name), context));
+  return Json{{"Name", name}};
+}
+
+Result<Json> GetWorkflow(const Json& request, ApiContext& context) {
+  EPOXY_ASSIGN_OR_RETURN(std::string name, RequiredString(request, "Name"));
+  EPOXY_ASSIGN_OR_RETURN(Json workflow, WorkflowOf(name, context));
+  EPOXY_ASSIGN_OR_RETURN(Json out, WorkflowOut(std::move(workflow), request.value("IncludeGraph", false), context));
+  return Json{{"Workflow", std::move(out)}};
+}
+
+Result<Json> UpdateWorkflow(const Json& request, ApiContext& context) {
+  EPOXY_ASSIGN_OR_RETURN(std::string name, RequiredString(request, "Name"));
+  EPOXY_ASSIGN_OR_RETURN(Json workflow, WorkflowOf(name, context));
+  EPOXY_RETURN_NOT_OK(ApplyWorkflowRequest(request, &workflow));
+  workflow["LastModifiedOn"] = context.clock->Now();
+  EPOXY_RETURN_NOT_OK(context.store->PutObject(kWorkflowKind, name, workflow));
+  return Json{{"Name", name}};
+}
+
+Result<Json> DeleteWorkflow(const Json& request, ApiContext& context) {
+  EPOXY_ASSIGN_OR_RETURN(std::string name, RequiredString(request, "Name"));
+  // Its triggers and runs go with it; its jobs and crawlers stay. A missing workflow is deleted too.
+  EPOXY_ASSIGN_OR_RETURN(auto triggers, context.store->ListObjects(scheduler::kTriggerKind, ""));
+  for (const auto& [trigger, t] : triggers) {
+    if (t.value("WorkflowName", "") != name) continue;
+    for (const char* kind : {scheduler::kTriggerKind, scheduler::kTriggerStateKind}) {
+      Status st = context.store->DeleteObject(kind, trigger);
+      if (!st.ok() && st.code() != StatusCode::kNotFound) return st;
+    }
+  }
+  EPOXY_ASSIGN_OR_RETURN(auto runs, context.store->ListObjects(kWorkflowRunKind, name + "/"));
+  for (const auto& [key, run] : runs) EPOXY_RETURN_NOT_OK(context.store->DeleteObject(kWorkflowRunKind, key));
+  Status st = context.store->DeleteObject(kWorkflowKind, name);
+  if (!st.ok() && st.code() != StatusCode::kNotFound) return st;
+  return Json{{"Name", name}};
+}
+
+Result<Json> ListWorkflows(const Json& request, ApiContext& context) {
+  EPOXY_ASSIGN_OR_RETURN(int max, MaxResults(request, 25));
+  EPOXY_ASSIGN_OR_RETURN(auto all, context.store->ListObjects(kWorkflowKind, ""));
+  std::vector<Json> workflows;
+  for (auto& [name, w] : all) workflows.push_back(std::move(w));
+  NamedPage page = PageByName(std::move(workflows), OptionalString(request, "NextToken"), max);
+  Json names = Json::array();
+  for (const auto& w : page.items) names.push_back(w.value("Name", ""));
+  return WithNextToken(Json{{"Workflows", std::move(names)}}, page.next_token);
+}
+
+Result<Json> BatchGetWorkflows(const Json& request, ApiContext& context) {
+  Json found = Json::array(), missing = Json::array();
+  for (const auto& name : request.value("Names", Json::array())) {
+    if (!name.is_string()) return Status::InvalidInput("Names must be a list of strings");
+    auto w = context.store->GetObject(kWorkflowKind, name.get<std::string>());
+    if (w.ok()) {
+      EPOXY_ASSIGN_OR_RETURN(Json out, WorkflowOut(std::move(*w), request.value("IncludeGraph", false), context));
+      found.push_back(std::move(out));
+    } else if (w.status().code() == StatusCode::kNotFound) {
+      missing.push_back(name);
+    } else {
+      return w.status();
+    }
+  }
+  return Json{{"Workflows", std::move(found)}, {"MissingWorkflows", std::move(missing)}};
+}
+
+Result<Json> StartWorkflowRun(const Json& request, ApiContext& context) {
+  EPOXY_ASSIGN_OR_RETURN(std::string name, RequiredString(request, "Name"));
+  EPOXY_RETURN_NOT_OK(WorkflowOf(name, context).status());
+  const Json properties = request.value("RunProperties", Json::object());
+  EPOXY_RETURN_NOT_OK(CheckProperties(properties, "RunProperties"));
+  EPOXY_ASSIGN_OR_RETURN(std::string run_id, context.engine->StartWorkflowRun(name, properties));
+  return Json{{"RunId", run_id}};
+}
+
+Result<Json> GetWorkflowRun(const Json& request, ApiContext& context) {
+  EPOXY_ASSIGN_OR_RETURN(std::string name, RequiredString(request, "Name"));
+  EPOXY_ASSIGN_OR_RETURN(std::string run_id, RequiredString(request, "RunId"));
+  EPOXY_ASSIGN_OR_RETURN(Json run, RunOf(name, run_id, context));
+  EPOXY_ASSIGN_OR_RETURN(Json out, RunOut(std::move(run), request.value("IncludeGraph", false), context));
+  return Json{{"Run", std::move(out)}};
+}
+
+Result<Json> GetWorkflowRuns(const Json& request, ApiContext& context) {
+  EPOXY_ASSIGN_OR_RETURN(std::string name, RequiredString(request, "Name"));
+  EPOXY_ASSIGN_OR_RETURN(int max, MaxResults(request, 1000));
+  EPOXY_RETURN_NOT_OK(WorkflowOf(name, context).status());
+  EPOXY_ASSIGN_OR_RETURN(auto runs, RunsOf(name, context));
+  // NextToken is the id of the last run of the previous page (newest first).
+  const std::string after = OptionalString(request, "NextToken");
+  bool skipping = !after.empty();
+  Json list = Json::array();
+  std::string next;
+  for (auto& run : runs) {
+    if (skipping) {
+      skipping = run.value("WorkflowRunId", "") != after;
+      continue;
+    }
+    if (static_cast<int>(list.size()) == max) {
+      next = list.back().value("WorkflowRunId", "");
+      break;
+    }
+    EPOXY_ASSIGN_OR_RETURN(Json out, RunOut(std::move(run), request.value("IncludeGraph", false), context));
+    list.push_back(std::move(out));
+  }
+  return WithNextToken(Json{{"Runs", std::move(list)}}, next);
+}
+
+Result<Json> StopWorkflowRun(const Json& request, ApiContext& context) {
+  EPOXY_ASSIGN_OR_RETURN(std::string name, RequiredString(request, "Name"));
+  EPOXY_ASSIGN_OR_RETURN(std::string run_id, RequiredString(request, "RunId"));
+  EPOXY_ASSIGN_OR_RETURN(Json run, RunOf(name, run_id, context));
+  if (run.value("Status", "") != "RUNNING") {
+    return Status::InvalidInput("IllegalWorkflowStateException: workflow run {} is {}, not RUNNING", run_id,
+                                run.value("Status", ""));
+  }
+  // The engine stops its running jobs and crawls and ends it STOPPED.
+  run["Status"] = "STOPPING";
+  EPOXY_RETURN_NOT_OK(context.store->PutObject(kWorkflowRunKind, name + "/" + run_id, run));
+  return Json::object();
+}
+
+Result<Json> GetWorkflowRunProperties(const Json& request, ApiContext& context) {
+  EPOXY_ASSIGN_OR_RETURN(std::string name, RequiredString(request, "Name"));
+  EPOXY_ASSIGN_OR_RETURN(std::string run_id, RequiredString(request, "RunId"));
+  EPOXY_ASSIGN_OR_RETURN(Json run, RunOf(name, run_id, context));
+  return Json{{"RunProperties", run.value("WorkflowRunProperties", Json::object())}};
+}
+
+Result<Json> PutWorkflowRunProperties(const Json& request, ApiContext& context) {
+  EPOXY_ASSIGN_OR_RETURN(std::string name, RequiredString(request, "Name"));
+  EPOXY_ASSIGN_OR_RETURN(std::string run_id, RequiredString(request, "RunId"));
+  const Json properties = request.value("RunProperties", Json::object());
+  EPOXY_RETURN_NOT_OK(CheckProperties(properties, "RunProperties"));
+  EPOXY_ASSIGN_OR_RETURN(Json run, RunOf(name, run_id, context));
+  // Properties are added or replaced, never removed (as in Glue).
+  for (const auto& [k, v] : properties.items()) run["WorkflowRunProperties"][k] = v;
+  EPOXY_RETURN_NOT_OK(context.store->PutObject(kWorkflowRunKind, name + "/" + run_id, run));
+  return Json::object();
+}
+
+}  // namespace
+
+void AddWorkflowOperations(Operations* ops) {
+  ops->Add("CreateWorkflow", CreateWorkflow);
+  ops->Add("GetWorkflow", GetWorkflow);
+  ops->Add("UpdateWorkflow", UpdateWorkflow);
+  ops->Add("DeleteWorkflow", DeleteWorkflow);
+  ops->Add("ListWorkflows", ListWorkflows);
+  ops->Add("BatchGetWorkflows", BatchGetWorkflows);
+  ops->Add("StartWorkflowRun", StartWorkflowRun);
+  ops->Add("GetWorkflowRun", GetWorkflowRun);
+  ops->Add("GetWorkflowRuns", GetWorkflowRuns);
+  ops->Add("StopWorkflowRun", StopWorkflowRun);
+  ops->Add("GetWorkflowRunProperties", GetWorkflowRunProperties);
+  ops->Add("PutWorkflowRunProperties", PutWorkflowRunProperties);
+}
+
+}  // namespace epoxy::api

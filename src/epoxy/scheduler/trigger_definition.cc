@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "epoxy/scheduler/trigger_definition.h"
+
+#include <fmt/format.h>
+
+#include "epoxy/scheduler/cron.h"
+
+namespace epoxy::scheduler {
+namespace {
+
+const char* const kJobStates[] = {"SUCCEEDED", "STOPPED", "FAILED", "TIMEOUT", "ERROR"};
+const char* const kCrawlStates[] = {"SUCCEEDED", "FAILED", "CANCELLED"};
+
+bool OneOf(const std::string& value, const char* const* begin, const char* const* end) {
+  for (auto it = begin; it != end; ++it) {
+    if (value == *it) return true;
+  }
+  return false;
+}
+
+Status CheckActions(const Json& actions, catalog::JobStore& jobs) {
+  if (!actions.is_array() || actions.empty()) return Status::InvalidInput("a trigger needs at least one action in Actions");
+  for (size_t i = 0; i < actions.size(); ++i) {
+    const Json& a = actions[i];
+    if (!a.is_object() || a.contains("JobName") == a.contains("CrawlerName")) {
+      return Status::InvalidInput("Actions[{}] must name exactly one of JobName and CrawlerName", i);
+    }
+    if (a.contains("JobName")) {
+      EPOXY_RETURN_NOT_OK(jobs.GetJob(a.value("JobName", "")).status());
+      if (a.contains("Arguments")) {
+        if (!a["Arguments"].is_object()) return Status::InvalidInput("Actions[{}].Arguments must be a map", i);
+        for (const auto& [k, v] : a["Arguments"].items()) {
+          if (!v.is_string()) return Status::InvalidInput("Actions[{}].Arguments {} must be a string", i, k);
+        }
+      }
+    } else {
+      EPOXY_RETURN_NOT_OK(jobs.catalog().GetCrawler(a.value("CrawlerName", "")).status());
+    }
+  }
+  return Status::OK();
+}
+
+Status CheckPredicate(const Json& predicate) {
+  if (!predicate.is_object()) return Status::InvalidInput("Predicate must be an object");
+  const std::string logical = predicate.value("Logical", "AND");
+  if (logical != "AND" && logical != "ANY") return Status::InvalidInput("Predicate.Logical must be AND or ANY");
+  const Json conditions = predicate.value("Conditions", Json::array());
+  if (!conditions.is_array() || conditions.empty()) {
+    return Status::InvalidInput("a CONDITIONAL trigger needs Predicate.Conditions");
+  }
+  for (size_t i = 0; i < conditions.size(); ++i) {
+    const Json& c = conditions[i];
+    if (!c.is_object() || c.contains("JobName") == c.contains("CrawlerName")) {
+      return Status::InvalidInput("Conditions[{}] must name exactly one of JobName and CrawlerName", i);
+    }
+    if (c.value("LogicalOperator", "EQUALS") != "EQUALS") {
+      return Status::InvalidInput("Conditions[{}].LogicalOperator must be EQUALS", i);
+    }
+    if (c.contains("JobName") && !OneOf(c.value("State", ""), std::begin(kJobStates), std::end(kJobStates))) {
+      return Status::InvalidInput("Conditions[{}].State must be SUCCEEDED, STOPPED, FAILED, TIMEOUT or ERROR", i);
+    }
+    if (c.contains("CrawlerName") && !OneOf(c.value("CrawlState", ""), std::begin(kCrawlStates), std::end(kCrawlStates))) {
+      return Status::InvalidInput("Conditions[{}].CrawlState must be SUCCEEDED, FAILED or CANCELLED", i);
+    }
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
+Result<Json> TriggerFromInput(const Json& input, const Json* existing, catalog::JobStore& jobs) {
+  Json t = existing ? *existing : Json::object();
+  for (const char* member : {"Name", "WorkflowName", "Type", "Description", "Schedule", "Actions", "Predicate",
+                             "EventBatchingCondition"}) {
+    if (input.contains(member) && !input[member].is_null()) t[member] = input[member];
+  }
+  const std::string name = t.value("Name", "");
+  EPOXY_RETURN_NOT_OK(catalog::ValidateName("trigger", name));
+  const std::string type = t.value("Type", "");
+  if (type != "SCHEDULED" && type != "CONDITIONAL" && type != "ON_DEMAND" && type != "EVENT") {
+    return Status::InvalidInput("Type must be SCHEDULED, CONDITIONAL, ON_DEMAND or EVENT, not '{}'", type);
+  }
+  if (type == "SCHEDULED") EPOXY_RETURN_NOT_OK(CronSchedule::Parse(t.value("Schedule", "")).status());
+  if (type == "CONDITIONAL") EPOXY_RETURN_NOT_OK(CheckPredicate(t.value("Predicate", Json())));
+  if (type == "EVENT") {
+    const Json batching = t.value("EventBatchingCondition", Json::object());
+    const int size = batching.value("BatchSize", 1), window = batching.value("BatchWindow", 900);
+    if (size < 1 || size > 100) return Status::InvalidInput("EventBatchingCondition.BatchSize must be 1 to 100");
+    if (window < 1 || window > 900) return Status::InvalidInput("EventBatchingCondition.BatchWindow must be 1 to 900");
+  }
+  EPOXY_RETURN_NOT_OK(CheckActions(t.value("Actions", Json()), jobs));
+  if (const std::string workflow = t.value("WorkflowName", ""); !workflow.empty()) {
+    auto w = jobs.catalog().GetObject(kWorkflowKind, workflow);
+    if (!w.ok()) return Status::NotFound("EntityNotFoundException: Workflow {} not found", workflow);
+  }
+  t["Id"] = name;
+  if (!t.contains("State")) t["State"] = "CREATED";
+  return t;
+}
+
+Json TriggerOut(const Json& trigger) { return trigger; }
+
+Status ActivateTrigger(catalog::CatalogStore& store, Json trigger, double now) {
+  const std::string name = trigger.value("Name", "");
+  trigger["State"] = "ACTIVATED";
+  EPOXY_RETURN_NOT_OK(store.PutObject(kTriggerStateKind, name, Json{{"ActivatedAt", now}}));
+  return store.PutObject(kTriggerKind, name, trigger);
+}
+
+Status DeactivateTrigger(catalog::CatalogStore& store, Json trigger) {
+  trigger["State"] = "DEACTIVATED";
+  return store.PutObject(kTriggerKind, trigger.value("Name", ""), trigger);
+}
+
+}  // namespace epoxy::scheduler
