@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "epoxy/common/crash_point.h"
 #include "epoxy/common/logging.h"
 #include "epoxy/scheduler/cron.h"
 #include "epoxy/scheduler/trigger_definition.h"
@@ -90,6 +91,7 @@ Status TriggerEngine::TickTrigger(const Json& trigger) {
     } else {
       EPOXY_RETURN_NOT_OK(FireActions(trigger, fire_id, Json()));
     }
+    CrashPoint("trigger-fired");  // fired, not yet recorded: a restart must not fire it twice
     const double late = now - static_cast<double>(due);
     // Missed firings while the server was down collapse into this one: the next is after now.
     auto next = cron.NextAfter(static_cast<int64_t>(now));
@@ -143,6 +145,7 @@ Status TriggerEngine::TickTrigger(const Json& trigger) {
     std::string fire_id = name + "#";
     for (size_t i : consumed) fire_id += matches[i]["Id"].get<std::string>() + ",";
     EPOXY_RETURN_NOT_OK(FireActions(trigger, fire_id, Json()));
+    CrashPoint("trigger-fired");
     for (size_t i : consumed) watermarks[i] = {{"At", matches[i]["At"]}, {"Id", matches[i]["Id"]}};
     state["Watermarks"] = watermarks;
     state["LastFire"] = {{"FiredAt", now}, {"Events", fire_id.substr(name.size() + 1)}};

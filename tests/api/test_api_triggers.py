@@ -1,0 +1,205 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Triggers inside epoxy serve, on a test clock that the tests move forward (they never wait for a
+cron minute): a crawler on a schedule, a job on its success, a job on ALL of two predecessors
+(not on a failed one), schedules that fell due while time jumped (fired once, late), and a
+server killed between firing and recording that fires nothing twice after its restart."""
+import os
+import signal
+import subprocess
+import time
+import urllib.request
+
+import pytest
+
+from conftest import Server, client, error_code
+
+
+def wait_for(predicate, seconds=90, what="the condition"):
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.2)
+    raise AssertionError("timed out waiting for " + what)
+
+
+def advance(server, seconds):
+    request = urllib.request.Request(server.url + "/epoxy-test/clock", data=('{"AdvanceSeconds": %d}' % seconds).encode(),
+                                     method="POST")
+    with urllib.request.urlopen(request, timeout=60) as answer:
+        assert answer.status == 200
+
+
+@pytest.fixture
+def clocked(tmp_path):
+    binary = os.environ.get("EPOXY_BIN")
+    if not binary:
+        pytest.skip("EPOXY_BIN is not set (run through CTest)")
+    s = Server(binary, str(tmp_path / "home"), "--allow-reset", "--test-clock").start()
+    yield s
+    s.stop()
+
+
+def make_job(glue, tmp_path, name, code="print('ok')\n", retries=0):
+    script = tmp_path / (name + ".py")
+    script.write_text(code)
+    glue.create_job(Name=name, Role="epoxy", MaxRetries=retries,
+                    Command={"Name": "glueetl", "ScriptLocation": str(script)})
+
+
+def runs(glue, job):
+    return glue.get_job_runs(JobName=job)["JobRuns"]
+
+
+def finished(glue, job, count):
+    """Waits until `job` has `count` runs, all finished; returns them."""
+    def done():
+        r = runs(glue, job)
+        return r if len(r) == count and all(x["JobRunState"] not in ("STARTING", "RUNNING", "STOPPING") for x in r) \
+            else None
+    return wait_for(done, what="%d finished run(s) of %s" % (count, job))
+
+
+def test_schedule_then_conditions(clocked, tmp_path):
+    glue = client(clocked)
+    folder = tmp_path / "lake" / "orders"
+    os.makedirs(folder)
+    (folder / "a.csv").write_text("id,amount\n1,10\n")
+    glue.create_crawler(Name="orders", Role="epoxy", DatabaseName="lake", Targets={"S3Targets": [{"Path": str(folder)}]})
+    make_job(glue, tmp_path, "load")
+    make_job(glue, tmp_path, "audit")
+    make_job(glue, tmp_path, "report")
+    # flaky fails while its marker is absent
+    marker = tmp_path / "flaky-may-succeed"
+    make_job(glue, tmp_path, "flaky", "import os, sys\nsys.exit(0 if os.path.exists(%r) else 1)\n" % str(marker))
+    glue.create_trigger(Name="nightly", Type="SCHEDULED", Schedule="cron(0 2 * * ? *)",
+                        Actions=[{"CrawlerName": "orders"}], StartOnCreation=True)
+    glue.create_trigger(Name="after-crawl", Type="CONDITIONAL", StartOnCreation=True,
+                        Predicate={"Conditions": [{"LogicalOperator": "EQUALS", "CrawlerName": "orders",
+                                                   "CrawlState": "SUCCEEDED"}]},
+                        Actions=[{"JobName": "load", "Arguments": {"--day": "today"}}])
+    glue.create_trigger(Name="both", Type="CONDITIONAL", StartOnCreation=True,
+                        Predicate={"Logical": "AND", "Conditions": [
+                            {"LogicalOperator": "EQUALS", "JobName": "load", "State": "SUCCEEDED"},
+                            {"LogicalOperator": "EQUALS", "JobName": "flaky", "State": "SUCCEEDED"}]},
+                        Actions=[{"JobName": "report"}])
+    assert glue.get_trigger(Name="nightly")["Trigger"]["State"] == "ACTIVATED"
+    assert glue.list_triggers(DependentJobName="report")["TriggerNames"] == ["both"]
+
+    advance(clocked, 86400)  # a day later: 02:00 has passed once
+    crawl = wait_for(lambda: [c for c in glue.list_crawls(CrawlerName="orders")["Crawls"] if c["State"] != "RUNNING"],
+                     what="the scheduled crawl")
+    assert len(crawl) == 1 and crawl[0]["State"] == "COMPLETED"
+    load = finished(glue, "load", 1)
+    assert load[0]["JobRunState"] == "SUCCEEDED" and load[0]["TriggerName"] == "after-crawl"
+    assert load[0]["Arguments"]["--day"] == "today"
+    # flaky fails: the AND trigger does not fire.
+    glue.start_job_run(JobName="flaky")
+    assert finished(glue, "flaky", 1)[0]["JobRunState"] == "FAILED"
+    time.sleep(2.5)  # two looks of the scheduler
+    assert runs(glue, "report") == []
+    # flaky succeeds: now both predecessors have, once.
+    marker.write_text("")
+    glue.start_job_run(JobName="flaky")
+    finished(glue, "flaky", 2)
+    report = finished(glue, "report", 1)
+    assert report[0]["TriggerName"] == "both"
+    time.sleep(2.5)
+    assert len(runs(glue, "report")) == 1  # each predecessor run counted once
+
+    # Five days pass at once: the schedule fires once, late, not five times.
+    advance(clocked, 5 * 86400)
+    wait_for(lambda: len(glue.list_crawls(CrawlerName="orders")["Crawls"]) == 2, what="the late crawl")
+    # A stopped trigger fires no more.
+    glue.stop_trigger(Name="nightly")
+    assert glue.get_trigger(Name="nightly")["Trigger"]["State"] == "DEACTIVATED"
+    wait_for(lambda: glue.get_crawler(Name="orders")["Crawler"]["State"] == "READY", what="the crawl to end")
+    advance(clocked, 3 * 86400)
+    time.sleep(1.5)
+    assert len(glue.list_crawls(CrawlerName="orders")["Crawls"]) == 2
+
+
+def test_on_demand_and_bad_triggers(clocked, tmp_path):
+    glue = client(clocked)
+    make_job(glue, tmp_path, "once")
+    glue.create_trigger(Name="by-hand", Type="ON_DEMAND", Actions=[{"JobName": "once"}])
+    assert glue.get_trigger(Name="by-hand")["Trigger"]["State"] == "CREATED"
+    glue.start_trigger(Name="by-hand")
+    assert finished(glue, "once", 1)[0]["TriggerName"] == "by-hand"
+    assert error_code(lambda: glue.create_trigger(Name="x", Type="SCHEDULED", Schedule="cron(0 12 * * * *)",
+                                                  Actions=[{"JobName": "once"}]))[0] == "InvalidInputException"
+    assert error_code(lambda: glue.create_trigger(Name="x", Type="ON_DEMAND",
+                                                  Actions=[{"JobName": "nope"}]))[0] == "EntityNotFoundException"
+    assert error_code(lambda: glue.create_trigger(Name="x", Type="CONDITIONAL", Actions=[{"JobName": "once"}],
+                                                  Predicate={"Conditions": []}))[0] == "InvalidInputException"
+    assert error_code(lambda: glue.create_trigger(Name="by-hand", Type="ON_DEMAND",
+                                                  Actions=[{"JobName": "once"}]))[0] == "AlreadyExistsException"
+    updated = glue.update_trigger(Name="by-hand", TriggerUpdate={"Description": "by hand"})["Trigger"]
+    assert updated["Description"] == "by hand"
+    assert glue.batch_get_triggers(TriggerNames=["by-hand", "nope"])["TriggersNotFound"] == ["nope"]
+    assert glue.delete_trigger(Name="by-hand")["Name"] == "by-hand"
+    assert error_code(lambda: glue.get_trigger(Name="by-hand"))[0] == "EntityNotFoundException"
+
+
+def test_a_workflow_runs_its_graph(clocked, tmp_path):
+    glue = client(clocked)
+    make_job(glue, tmp_path, "extract", "import sys\nprint(sys.argv)\n")
+    make_job(glue, tmp_path, "transform")
+    glue.create_workflow(Name="etl", DefaultRunProperties={"day": "2026-12-03"})
+    glue.create_trigger(Name="etl-start", WorkflowName="etl", Type="ON_DEMAND", Actions=[{"JobName": "extract"}])
+    glue.create_trigger(Name="etl-next", WorkflowName="etl", Type="CONDITIONAL", StartOnCreation=True,
+                        Predicate={"Conditions": [{"LogicalOperator": "EQUALS", "JobName": "extract",
+                                                   "State": "SUCCEEDED"}]},
+                        Actions=[{"JobName": "transform"}])
+    run_id = glue.start_workflow_run(Name="etl")["RunId"]
+    assert run_id.startswith("wr_")
+    run = wait_for(lambda: (lambda r: r if r["Status"] == "COMPLETED" else None)(
+        glue.get_workflow_run(Name="etl", RunId=run_id)["Run"]), what="the workflow run")
+    assert run["Statistics"]["SucceededActions"] == 2 and run["Statistics"]["TotalActions"] == 2
+    extract = runs(glue, "extract")[0]
+    assert extract["Arguments"]["--WORKFLOW_RUN_ID"] == run_id and extract["Arguments"]["--WORKFLOW_NAME"] == "etl"
+    graph = glue.get_workflow(Name="etl", IncludeGraph=True)["Workflow"]["Graph"]
+    assert sorted((n["Type"], n["Name"]) for n in graph["Nodes"]) == [
+        ("JOB", "extract"), ("JOB", "transform"), ("TRIGGER", "etl-next"), ("TRIGGER", "etl-start")]
+    assert len(graph["Edges"]) == 3
+    run_graph = glue.get_workflow_run(Name="etl", RunId=run_id, IncludeGraph=True)["Run"]["Graph"]
+    jobs = {n["Name"]: n["JobDetails"]["JobRuns"] for n in run_graph["Nodes"] if n["Type"] == "JOB"}
+    assert [r["JobRunState"] for r in jobs["transform"]] == ["SUCCEEDED"]
+
+
+def test_a_firing_is_not_repeated_after_a_crash(tmp_path):
+    """The server dies (a crash point) after starting a trigger's run and before recording that it
+    fired; the restarted server fires nothing twice."""
+    binary = os.environ.get("EPOXY_BIN")
+    if not binary:
+        pytest.skip("EPOXY_BIN is not set (run through CTest)")
+    home = str(tmp_path / "home")
+    server = Server(binary, home, "--allow-reset", "--test-clock")
+    os.environ["EPOXY_CRASH_AT"] = "trigger-fired"
+    try:
+        server.start()
+    finally:
+        del os.environ["EPOXY_CRASH_AT"]
+    glue = client(server)
+    make_job(glue, tmp_path, "first")
+    make_job(glue, tmp_path, "second", retries=1)
+    glue.create_trigger(Name="chain", Type="CONDITIONAL", StartOnCreation=True,
+                        Predicate={"Conditions": [{"LogicalOperator": "EQUALS", "JobName": "first",
+                                                   "State": "SUCCEEDED"}]},
+                        Actions=[{"JobName": "second"}])
+    glue.start_job_run(JobName="first")
+    server.process.wait(timeout=90)  # the crash point kills it once the trigger fires
+    assert server.process.returncode == -signal.SIGKILL
+    server = Server(binary, home, "--allow-reset", "--test-clock").start()
+    try:
+        glue = client(server)
+        time.sleep(2.5)  # the restarted scheduler looks again
+        second = wait_for(lambda: (lambda r: r if r and all(x["JobRunState"] not in ("RUNNING", "STARTING")
+                                                            for x in r) else None)(runs(glue, "second")),
+                          what="the second job to settle")
+        # One firing: its run died with the server and was retried once, as MaxRetries allows.
+        assert sorted(r["Id"].split("_attempt_")[0] for r in second) == [second[-1]["Id"]] * len(second)
+        assert second[0]["JobRunState"] == "SUCCEEDED" and len(second) == 2
+    finally:
+        server.stop()
