@@ -3,6 +3,7 @@
 cron minute): a crawler on a schedule, a job on its success, a job on ALL of two predecessors
 (not on a failed one), schedules that fell due while time jumped (fired once, late), and a
 server killed between firing and recording that fires nothing twice after its restart."""
+import json
 import os
 import signal
 import subprocess
@@ -203,3 +204,114 @@ def test_a_firing_is_not_repeated_after_a_crash(tmp_path):
         assert second[0]["JobRunState"] == "SUCCEEDED" and len(second) == 2
     finally:
         server.stop()
+
+
+def _moto(tmp_path):
+    """moto_server on a free loopback port (S3 for the EVENT test), or a skip."""
+    import shutil
+    import socket
+    if shutil.which("moto_server") is None:
+        pytest.skip("moto_server is not installed")
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    process = subprocess.Popen(["moto_server", "-H", "127.0.0.1", "-p", str(port)], stdout=subprocess.DEVNULL,
+                               stderr=open(str(tmp_path / "moto.log"), "w"))
+    url = "http://127.0.0.1:%d" % port
+    wait_for(lambda: subprocess.run(["curl", "-s", "-o", "/dev/null", url], check=False).returncode == 0, 30,
+             "moto_server")
+    return process, url
+
+
+BOOKMARKED = """import sys
+from awsglue.context import GlueContext
+from awsglue.job import Job
+from awsglue.utils import getResolvedOptions
+from pyspark.context import SparkContext
+args = getResolvedOptions(sys.argv, ['JOB_NAME', 'src', 'dst', 'EVENT_OBJECTS'])
+glue = GlueContext(SparkContext.getOrCreate())
+job = Job(glue)
+job.init(args['JOB_NAME'], args)
+print('event objects:', args['EVENT_OBJECTS'])
+frame = glue.create_dynamic_frame.from_options('s3', {'paths': [args['src']]}, 'json', transformation_ctx='landing')
+print('rows read:', frame.count())
+glue.write_dynamic_frame.from_options(frame, 's3', {'path': args['dst']}, 'parquet')
+job.commit()
+"""
+
+
+@pytest.mark.parametrize("where", ["local", "s3"])
+def test_an_event_trigger_batches_new_files(tmp_path, where):
+    """25 files arrive under the watched place: BatchSize 10 and BatchWindow 60 s give two full
+    batches and one on the window; with bookmarks every file is read exactly once."""
+    binary = os.environ.get("EPOXY_BIN")
+    if not binary:
+        pytest.skip("EPOXY_BIN is not set (run through CTest)")
+    extra_env, moto = {}, None
+    if where == "s3":
+        moto, moto_url = _moto(tmp_path)
+        extra_env = {"EPOXY_S3_ENDPOINT": moto_url, "AWS_ACCESS_KEY_ID": "test", "AWS_SECRET_ACCESS_KEY": "test",
+                     "AWS_REGION": "us-east-1"}
+        import boto3
+        s3 = boto3.client("s3", endpoint_url=moto_url, region_name="us-east-1", aws_access_key_id="test",
+                          aws_secret_access_key="test")
+        s3.create_bucket(Bucket="landing")
+        landing = "s3://landing/events/"
+
+        def put(name, body):
+            s3.put_object(Bucket="landing", Key="events/" + name, Body=body.encode())
+    else:
+        landing = str(tmp_path / "landing") + "/"
+        os.makedirs(landing)
+
+        def put(name, body):
+            with open(os.path.join(landing, name), "w") as f:
+                f.write(body)
+    saved = {k: os.environ.get(k) for k in extra_env}
+    os.environ.update(extra_env)
+    try:
+        server = Server(binary, str(tmp_path / "home"), "--allow-reset", "--test-clock").start()
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+    try:
+        glue = client(server)
+        script = tmp_path / "ingest.py"
+        script.write_text(BOOKMARKED)
+        glue.create_job(Name="ingest", Role="epoxy", Command={"Name": "glueetl", "ScriptLocation": str(script)},
+                        DefaultArguments={"--job-bookmark-option": "job-bookmark-enable", "--src": landing,
+                                          "--dst": str(tmp_path / "out"), "--EVENT_OBJECTS": "[]"})
+        put("before.json", '{"id": -1}\n')  # there before the trigger: not an event, read once all the same
+        assert error_code(lambda: glue.create_trigger(Name="x", Type="EVENT", Actions=[{"JobName": "ingest"}]))[0] == \
+            "InvalidInputException"
+        glue.create_trigger(Name="arrivals", Type="EVENT", StartOnCreation=True, Actions=[{"JobName": "ingest"}],
+                            EventBatchingCondition={"BatchSize": 10, "BatchWindow": 60},
+                            Tags={"epoxy:watch-path": landing})
+        for i in range(25):
+            put("e%02d.json" % i, '{"id": %d}\n' % i)
+
+        def states():
+            return [r["JobRunState"] for r in runs(glue, "ingest")]
+        # Two full batches, one after the other (the job runs one at a time).
+        wait_for(lambda: states().count("SUCCEEDED") == 2, 180, "two runs on full batches")
+        time.sleep(2.5)
+        assert len(runs(glue, "ingest")) == 2  # the 5 left wait for their window
+        advance(server, 61)
+        wait_for(lambda: states().count("SUCCEEDED") == 3, 120, "the run on the window")
+        all_runs = runs(glue, "ingest")
+        assert len(all_runs) == 3 and all(r["TriggerName"] == "arrivals" for r in all_runs)
+        batches = [json.loads(r["Arguments"]["--EVENT_OBJECTS"]) for r in reversed(all_runs)]
+        assert [len(b) for b in batches] == [10, 10, 5]
+        assert sorted(o.rsplit("/", 1)[-1] for b in batches for o in b) == ["e%02d.json" % i for i in range(25)]
+        logs = [open(os.path.join(server.home, "logs", "ingest", r["Id"] + ".log")).read() for r in all_runs]
+        read = sum(int(line.split(":")[1]) for log in logs for line in log.splitlines() if line.startswith("rows read:"))
+        assert read == 26  # every file once, the one there before included
+        assert all("event objects:" in log for log in logs)
+    finally:
+        server.stop()
+        if moto:
+            moto.terminate()
+            moto.wait(10)

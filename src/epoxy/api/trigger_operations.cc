@@ -19,6 +19,17 @@ Result<Json> TriggerOf(const std::string& name, ApiContext& context) {
   return t;
 }
 
+/// The folder or prefix an EVENT trigger watches: its epoxy:watch-path tag.
+std::string WatchPath(const std::string& name, ApiContext& context) {
+  auto tags = context.store->GetObject("tags", context.Arn("trigger", name));
+  return tags.ok() ? tags->value(scheduler::kWatchPathTag, "") : "";
+}
+
+Status Activate(const Json& trigger, ApiContext& context) {
+  const std::string name = trigger.value("Name", "");
+  return scheduler::ActivateTrigger(*context.store, trigger, context.clock->Now(), WatchPath(name, context));
+}
+
 Result<Json> CreateTrigger(const Json& request, ApiContext& context) {
   EPOXY_ASSIGN_OR_RETURN(std::string name, RequiredString(request, "Name"));
   EPOXY_RETURN_NOT_OK(RequiredString(request, "Type").status());
@@ -30,11 +41,13 @@ Result<Json> CreateTrigger(const Json& request, ApiContext& context) {
   if (request.value("StartOnCreation", false) && type == "ON_DEMAND") {
     return Status::InvalidInput("StartOnCreation is not supported for ON_DEMAND triggers");
   }
-  EPOXY_RETURN_NOT_OK(context.store->PutObject(kTriggerKind, name, trigger));
-  if (request.value("StartOnCreation", false)) {
-    EPOXY_RETURN_NOT_OK(scheduler::ActivateTrigger(*context.store, trigger, context.clock->Now()));
+  if (type == "EVENT" && request.value("Tags", Json::object()).value(scheduler::kWatchPathTag, "").empty()) {
+    return Status::InvalidInput("an EVENT trigger needs the tag {} (the folder or s3:// prefix whose new objects "
+                                "fire it): epoxy has no EventBridge", scheduler::kWatchPathTag);
   }
   EPOXY_RETURN_NOT_OK(StoreTags(request, context.Arn("trigger", name), context));
+  EPOXY_RETURN_NOT_OK(context.store->PutObject(kTriggerKind, name, trigger));
+  if (request.value("StartOnCreation", false)) EPOXY_RETURN_NOT_OK(Activate(trigger, context));
   return Json{{"Name", name}};
 }
 
@@ -105,7 +118,7 @@ Result<Json> UpdateTrigger(const Json& request, ApiContext& context) {
   EPOXY_RETURN_NOT_OK(context.store->PutObject(kTriggerKind, name, trigger));
   // A new schedule counts from now.
   if (trigger.value("State", "") == "ACTIVATED" && update.contains("Schedule")) {
-    EPOXY_RETURN_NOT_OK(scheduler::ActivateTrigger(*context.store, trigger, context.clock->Now()));
+    EPOXY_RETURN_NOT_OK(Activate(trigger, context));
   }
   return Json{{"Trigger", scheduler::TriggerOut(trigger)}};
 }
@@ -131,7 +144,7 @@ Result<Json> StartTrigger(const Json& request, ApiContext& context) {
     }
     EPOXY_RETURN_NOT_OK(context.engine->FireOnDemand(name));
   } else {
-    EPOXY_RETURN_NOT_OK(scheduler::ActivateTrigger(*context.store, trigger, context.clock->Now()));
+    EPOXY_RETURN_NOT_OK(Activate(trigger, context));
   }
   return Json{{"Name", name}};
 }

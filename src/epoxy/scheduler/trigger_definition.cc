@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "epoxy/scheduler/trigger_definition.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "epoxy/scheduler/cron.h"
+#include "epoxy/storage/file_system.h"
 
 namespace epoxy::scheduler {
 namespace {
@@ -100,10 +103,46 @@ Result<Json> TriggerFromInput(const Json& input, const Json* existing, catalog::
 
 Json TriggerOut(const Json& trigger) { return trigger; }
 
-Status ActivateTrigger(catalog::CatalogStore& store, Json trigger, double now) {
+Result<std::vector<std::string>> WatchedObjects(const std::string& path) {
+  EPOXY_ASSIGN_OR_RETURN(auto files, FileSystemFor(path));
+  auto listed = files->ListFiles(path, true);
+  if (!listed.ok() && listed.status().code() == StatusCode::kNotFound) return std::vector<std::string>{};
+  EPOXY_RETURN_NOT_OK(listed.status());
+  std::vector<std::string> out;
+  const std::string root = path.back() == '/' ? path : path + "/";
+  for (const auto& f : *listed) {
+    if (f.is_dir) continue;
+    const std::string relative = f.path.rfind(root, 0) == 0 ? f.path.substr(root.size()) : f.path;
+    bool hidden = false;
+    size_t start = 0;
+    while (start < relative.size()) {
+      size_t slash = relative.find('/', start);
+      const std::string part = relative.substr(start, slash == std::string::npos ? std::string::npos : slash - start);
+      hidden = hidden || part.empty() || part[0] == '.' || part[0] == '_';
+      if (slash == std::string::npos) break;
+      start = slash + 1;
+    }
+    if (!hidden) out.push_back(f.path);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+Status ActivateTrigger(catalog::CatalogStore& store, Json trigger, double now, const std::string& watch_path) {
   const std::string name = trigger.value("Name", "");
   trigger["State"] = "ACTIVATED";
-  EPOXY_RETURN_NOT_OK(store.PutObject(kTriggerStateKind, name, Json{{"ActivatedAt", now}}));
+  Json state = {{"ActivatedAt", now}};
+  if (trigger.value("Type", "") == "EVENT") {
+    if (watch_path.empty()) {
+      return Status::InvalidInput("EVENT trigger {} needs the tag {} (the folder or s3:// prefix whose new objects "
+                                  "fire it): epoxy has no EventBridge", name, kWatchPathTag);
+    }
+    EPOXY_ASSIGN_OR_RETURN(std::vector<std::string> present, WatchedObjects(watch_path));
+    state["WatchPath"] = watch_path;
+    state["Seen"] = present;  // what is there already is not an event
+    state["Pending"] = Json::array();
+  }
+  EPOXY_RETURN_NOT_OK(store.PutObject(kTriggerStateKind, name, state));
   return store.PutObject(kTriggerKind, name, trigger);
 }
 

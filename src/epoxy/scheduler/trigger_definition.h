@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "epoxy/catalog/job_store.h"
 
@@ -25,9 +26,18 @@ Result<Json> TriggerFromInput(const Json& input, const Json* existing, catalog::
 /// The Trigger as the API shows it.
 Json TriggerOut(const Json& trigger);
 
+/// The tag that names what an EVENT trigger watches (a folder or an s3:// prefix): epoxy has no
+/// EventBridge, so the trigger carries the place its new objects arrive in.
+inline constexpr const char* kWatchPathTag = "epoxy:watch-path";
+
 /// Makes `trigger` ACTIVATED (SCHEDULED, CONDITIONAL, EVENT) at `now`: from then on its schedule
-/// counts, and only runs that finish after `now` satisfy its predicate.
-Status ActivateTrigger(catalog::CatalogStore& store, Json trigger, double now);
+/// counts, only runs that finish after `now` satisfy its predicate, and only objects that appear
+/// under `watch_path` (EVENT) after now fire it: those there already are listed as seen.
+Status ActivateTrigger(catalog::CatalogStore& store, Json trigger, double now, const std::string& watch_path = "");
+
+/// The files under `path` that an EVENT trigger counts (hidden names, `_`-names and staging
+/// folders left out), sorted.
+Result<std::vector<std::string>> WatchedObjects(const std::string& path);
 /// DEACTIVATED: it fires no more until started again.
 Status DeactivateTrigger(catalog::CatalogStore& store, Json trigger);
 

@@ -4,6 +4,7 @@
 #include <openssl/sha.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <set>
 
@@ -103,6 +104,7 @@ Status TriggerEngine::TickTrigger(const Json& trigger) {
     }
     return store_->PutObject(kTriggerStateKind, name, state);
   }
+  if (type == "EVENT") return TickEventTrigger(trigger, std::move(state));
   if (type != "CONDITIONAL" || !workflow.empty()) return Status::OK();  // workflow triggers fire per run
   const Json conditions = trigger.value("Predicate", Json::object()).value("Conditions", Json::array());
   const bool all = trigger.value("Predicate", Json::object()).value("Logical", "AND") == "AND";
@@ -155,6 +157,65 @@ Status TriggerEngine::TickTrigger(const Json& trigger) {
   return Status::OK();
 }
 
+Status TriggerEngine::TickEventTrigger(const Json& trigger, Json state) {
+  const std::string name = trigger.value("Name", ""), workflow = trigger.value("WorkflowName", "");
+  const std::string path = state.value("WatchPath", "");
+  if (path.empty()) return Status::OK();
+  const double now = clock_->Now();
+  // Listing costs requests on S3: a prefix there is listed every 10 s, a local folder every second.
+  const double every = path.rfind("s3://", 0) == 0 ? 10 : 1;
+  const auto wall = std::chrono::steady_clock::now();
+  auto last = last_listing_.find(name);
+  bool changed = false;
+  if (last == last_listing_.end() || wall - last->second >= std::chrono::duration<double>(every)) {
+    last_listing_[name] = wall;
+    EPOXY_ASSIGN_OR_RETURN(std::vector<std::string> objects, WatchedObjects(path));
+    std::set<std::string> seen;
+    for (const auto& s : state.value("Seen", Json::array())) seen.insert(s.get<std::string>());
+    for (const auto& o : objects) {
+      if (seen.count(o)) continue;
+      state["Seen"].push_back(o);
+      state["Pending"].push_back({{"Path", o}, {"FirstSeen", now}});
+      changed = true;
+    }
+  }
+  const Json batching = trigger.value("EventBatchingCondition", Json::object());
+  const size_t size = static_cast<size_t>(std::max(1, batching.value("BatchSize", 1)));
+  const double window = batching.value("BatchWindow", 900);
+  // Full batches first; what is left fires once its oldest object has waited BatchWindow.
+  while (!state["Pending"].empty()) {
+    Json& pending = state["Pending"];
+    const bool full = pending.size() >= size;
+    if (!full && now - pending[0].value("FirstSeen", now) < window) break;
+    Json batch = Json::array();
+    for (size_t i = 0; i < size && i < pending.size(); ++i) batch.push_back(pending[i]["Path"]);
+    const int64_t n = state.value("Fires", 0) + 1;
+    const std::string fire_id = fmt::format("{}~{}", name, n);
+    if (!workflow.empty()) {
+      Json properties = {{"EVENT_OBJECTS", batch.dump()}};
+      auto run = StartWorkflowRun(workflow, properties, DerivedId("wr_", fire_id));
+      if (!run.ok() && run.status().code() != StatusCode::kAlreadyExists) return run.status();
+    } else {
+      Json with_objects = trigger;
+      for (auto& action : with_objects["Actions"]) {
+        if (action.contains("JobName")) action["Arguments"]["--EVENT_OBJECTS"] = batch.dump();
+      }
+      // A job at its MaxConcurrentRuns: the batch waits (and may grow) until the next look.
+      bool refused = false;
+      EPOXY_RETURN_NOT_OK(FireActions(with_objects, fire_id, Json(), &refused));
+      if (refused) break;
+    }
+    EPOXY_LOG(kInfo, "trigger {} fired on {} object(s){}: {}", name, batch.size(), full ? "" : " (its window ended)",
+              batch.dump());
+    CrashPoint("trigger-fired");
+    pending.erase(pending.begin(), pending.begin() + static_cast<std::ptrdiff_t>(batch.size()));
+    state["Fires"] = n;
+    state["LastFire"] = {{"FiredAt", now}, {"Objects", batch.size()}, {"Reason", full ? "BatchSize" : "BatchWindow"}};
+    changed = true;
+  }
+  return changed ? store_->PutObject(kTriggerStateKind, name, state) : Status::OK();
+}
+
 Result<std::vector<Json>> TriggerEngine::Events(const Json& condition, double since,
                                                 const std::string& workflow_run_id) {
   std::vector<Json> events;
@@ -186,7 +247,8 @@ Result<std::vector<Json>> TriggerEngine::Events(const Json& condition, double si
   return events;
 }
 
-Status TriggerEngine::FireActions(const Json& trigger, const std::string& fire_id, const Json& workflow_run) {
+Status TriggerEngine::FireActions(const Json& trigger, const std::string& fire_id, const Json& workflow_run,
+                                  bool* refused_for_concurrency) {
   const std::string name = trigger.value("Name", "");
   const Json actions = trigger.value("Actions", Json::array());
   for (size_t i = 0; i < actions.size(); ++i) {
@@ -204,6 +266,10 @@ Status TriggerEngine::FireActions(const Json& trigger, const std::string& fire_i
       Json extra = Json::object();
       if (!workflow_run.is_null()) extra["WorkflowRunId"] = workflow_run.value("WorkflowRunId", "");
       st = launcher_.start_crawl(action.value("CrawlerName", ""), DerivedUuid(action_id), extra);
+    }
+    if (refused_for_concurrency != nullptr && st.message().rfind("ConcurrentRunsExceededException", 0) == 0) {
+      *refused_for_concurrency = true;
+      continue;
     }
     // Started before a crash, or a crawler that is running already: nothing more to do.
     if (!st.ok() && st.code() != StatusCode::kAlreadyExists) {

@@ -7,7 +7,9 @@
 // derived from it, so starting them again after a crash finds them started.
 #pragma once
 
+#include <chrono>
 #include <functional>
+#include <map>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -53,9 +55,15 @@ class TriggerEngine {
 
  private:
   Status TickTrigger(const Json& trigger);
+  /// EVENT: lists the watched place, queues objects not seen before, fires full batches and
+  /// batches whose window has passed.
+  Status TickEventTrigger(const Json& trigger, Json state);
   Status TickWorkflowRun(Json run);
   /// Starts the trigger's actions for firing `fire_id` (in workflow run `workflow_run`, if any).
-  Status FireActions(const Json& trigger, const std::string& fire_id, const Json& workflow_run);
+  /// With `refused_for_concurrency`, a job at its MaxConcurrentRuns is reported there instead of
+  /// logged (the caller tries again later; the actions that started are found started then).
+  Status FireActions(const Json& trigger, const std::string& fire_id, const Json& workflow_run,
+                     bool* refused_for_concurrency = nullptr);
   /// The finished job runs and crawls a condition can match, oldest first, after `since`.
   Result<std::vector<Json>> Events(const Json& condition, double since, const std::string& workflow_run_id);
   Result<std::vector<Json>> TriggersOf(const std::string& workflow);
@@ -64,7 +72,8 @@ class TriggerEngine {
   catalog::JobStore* jobs_;
   const Clock* clock_;
   Launcher launcher_;
-  std::recursive_mutex mu_;  // one evaluation at a time: Tick, StartTrigger and StartWorkflowRun
+  std::recursive_mutex mu_;
+  std::map<std::string, std::chrono::steady_clock::time_point> last_listing_;  // EVENT triggers' polls  // one evaluation at a time: Tick, StartTrigger and StartWorkflowRun
 };
 
 /// The id of something started by firing `fire_id`: "jr_" or "wr_" and 64 hex digits, or a
