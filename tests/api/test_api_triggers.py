@@ -315,3 +315,43 @@ def test_an_event_trigger_batches_new_files(tmp_path, where):
         if moto:
             moto.terminate()
             moto.wait(10)
+
+
+def test_the_cli_and_the_scheduler_alone(tmp_path):
+    """`epoxy trigger`, `epoxy workflow` and `epoxy scheduler`, without a server: a workflow of an
+    ON_DEMAND start and a conditional step, started from the CLI and drawn with its states."""
+    binary = os.environ.get("EPOXY_BIN")
+    if not binary:
+        pytest.skip("EPOXY_BIN is not set (run through CTest)")
+    env = dict(os.environ, EPOXY_HOME=str(tmp_path / "home"))
+
+    def epoxy(*args):
+        result = subprocess.run([binary, *args], capture_output=True, text=True, env=env, timeout=60)
+        assert result.returncode == 0, result.stderr
+        return result.stdout
+    (tmp_path / "j.py").write_text("print('ran')\n")
+    epoxy("job", "create", "extract", "--script", str(tmp_path / "j.py"))
+    epoxy("job", "create", "load", "--script", str(tmp_path / "j.py"))
+    epoxy("workflow", "create", "daily")
+    epoxy("trigger", "create", "go", "--definition",
+          '{"Type": "ON_DEMAND", "WorkflowName": "daily", "Actions": [{"JobName": "extract"}]}')
+    epoxy("trigger", "create", "next", "--definition",
+          '{"Type": "CONDITIONAL", "WorkflowName": "daily", "StartOnCreation": true, "Predicate": {"Conditions": '
+          '[{"LogicalOperator": "EQUALS", "JobName": "extract", "State": "SUCCEEDED"}]}, '
+          '"Actions": [{"JobName": "load"}]}')
+    assert "next  CONDITIONAL  ACTIVATED" in epoxy("trigger", "list")
+    scheduler = subprocess.Popen([binary, "scheduler"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                 env=env)
+    try:
+        assert "running" in scheduler.stdout.readline()
+        epoxy("workflow", "start", "daily")
+        drawn = wait_for(lambda: (lambda out: out if "COMPLETED" in out.splitlines()[0] else None)(
+            epoxy("workflow", "show", "daily")), what="the workflow run")
+        assert "[trigger go] ON_DEMAND" in drawn and "-> [job extract] SUCCEEDED" in drawn
+        assert "-> [job load] SUCCEEDED" in drawn
+    finally:
+        scheduler.send_signal(signal.SIGTERM)
+        scheduler.wait(timeout=30)
+    assert scheduler.returncode == 0
+    epoxy("trigger", "delete", "next")
+    assert "next" not in epoxy("trigger", "list")

@@ -13,6 +13,7 @@
 #include "epoxy/cli/read_command.h"
 #include "epoxy/cli/run_command.h"
 #include "epoxy/cli/serve_command.h"
+#include "epoxy/cli/trigger_command.h"
 #include "epoxy/cli/sql_command.h"
 #include "epoxy/common/thread_pool.h"
 #include "epoxy/memory/memory_pool.h"
@@ -271,6 +272,22 @@ int main(int argc, char** argv) {
                      "reset: also remove the outputs of the runs the bookmark forgets");
   bookmark->add_flag("--json", bookmark_args.json, "show: print the GetJobBookmark response");
 
+  epoxy::cli::TriggerArgs trigger_args;
+  CLI::App* trigger = app.add_subcommand("trigger", "triggers: create NAME --definition JSON, show, list, start, stop, delete");
+  trigger->add_option("action", trigger_args.action, "create | show | list | start | stop | delete")->required();
+  trigger->add_option("name", trigger_args.name, "the trigger");
+  trigger->add_option("--definition", trigger_args.definition, "create: a CreateTrigger JSON document, or @file");
+  trigger->add_flag("--json", trigger_args.json, "print JSON");
+  epoxy::cli::WorkflowArgs workflow_args;
+  CLI::App* workflow = app.add_subcommand("workflow", "workflows: create NAME, show NAME (its graph), list, start, stop NAME RUN_ID, delete");
+  workflow->add_option("action", workflow_args.action, "create | show | list | start | stop | delete")->required();
+  workflow->add_option("name", workflow_args.name, "the workflow");
+  workflow->add_option("run_id", workflow_args.run_id, "stop: the run");
+  workflow->add_option("--definition", workflow_args.definition,
+                       "create: a CreateWorkflow JSON document; start: RunProperties as JSON (or @file)");
+  workflow->add_flag("--json", workflow_args.json, "print JSON");
+  CLI::App* scheduler = app.add_subcommand("scheduler", "runs the scheduler of triggers and workflows alone (without epoxy serve)");
+
   epoxy::cli::ServeArgs serve_args;
   CLI::App* serve = app.add_subcommand("serve", "the Glue API server (AWS JSON 1.1, SigV4): aws glue --endpoint-url, boto3");
   serve->add_option("--host", serve_args.host, "address to bind (default 127.0.0.1)");
@@ -341,6 +358,12 @@ int main(int argc, char** argv) {
     result = epoxy::cli::RunRunsCommand(run_stop_args);
   } else if (*bookmark) {
     result = epoxy::cli::RunBookmarkCommand(bookmark_args);
+  } else if (*trigger) {
+    result = epoxy::cli::RunTriggerCommand(trigger_args);
+  } else if (*workflow) {
+    result = epoxy::cli::RunWorkflowCommand(workflow_args);
+  } else if (*scheduler) {
+    result = epoxy::cli::RunScheduler();
   } else if (*serve) {
     result = epoxy::cli::RunServe(serve_args);
   } else if (*access_key) {

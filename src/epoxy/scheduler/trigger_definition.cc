@@ -146,6 +146,21 @@ Status ActivateTrigger(catalog::CatalogStore& store, Json trigger, double now, c
   return store.PutObject(kTriggerKind, name, trigger);
 }
 
+Status RequestFiring(catalog::CatalogStore& store, const std::string& name) {
+  auto state = store.GetObject(kTriggerStateKind, name);
+  if (!state.ok() && state.status().code() != StatusCode::kNotFound) return state.status();
+  Json doc = state.ok() ? *state : Json::object();
+  doc["Requested"] = doc.value("Requested", 0) + 1;
+  return store.PutObject(kTriggerStateKind, name, doc);
+}
+
+Status RequestWorkflowRun(catalog::CatalogStore& store, const std::string& workflow, const Json& properties,
+                          double now) {
+  EPOXY_RETURN_NOT_OK(store.GetObject(kWorkflowKind, workflow).status());
+  return store.PutObject(kWorkflowRequestKind, fmt::format("{}/{:.6f}", workflow, now),
+                         Json{{"Workflow", workflow}, {"RunProperties", properties}, {"RequestedAt", now}});
+}
+
 Status DeactivateTrigger(catalog::CatalogStore& store, Json trigger) {
   trigger["State"] = "DEACTIVATED";
   return store.PutObject(kTriggerKind, trigger.value("Name", ""), trigger);

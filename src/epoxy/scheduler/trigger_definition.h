@@ -35,6 +35,15 @@ inline constexpr const char* kWatchPathTag = "epoxy:watch-path";
 /// under `watch_path` (EVENT) after now fire it: those there already are listed as seen.
 Status ActivateTrigger(catalog::CatalogStore& store, Json trigger, double now, const std::string& watch_path = "");
 
+/// Asks for one firing of ON_DEMAND trigger `name` (outside a workflow); the scheduler fires each
+/// request once (`epoxy trigger start` with the scheduler in another process).
+Status RequestFiring(catalog::CatalogStore& store, const std::string& name);
+
+/// Asks for a run of `workflow` with `properties`; the scheduler starts it (`epoxy workflow start`).
+Status RequestWorkflowRun(catalog::CatalogStore& store, const std::string& workflow, const Json& properties,
+                          double now);
+inline constexpr const char* kWorkflowRequestKind = "workflow_request";
+
 /// The files under `path` that an EVENT trigger counts (hidden names, `_`-names and staging
 /// folders left out), sorted.
 Result<std::vector<std::string>> WatchedObjects(const std::string& path);

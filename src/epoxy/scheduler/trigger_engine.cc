@@ -60,6 +60,17 @@ Status TriggerEngine::Tick() {
     Status st = TickTrigger(trigger);
     if (!st.ok()) EPOXY_LOG(kWarning, "trigger {}: {}", name, st.message());
   }
+  // Workflow runs asked for by `epoxy workflow start`.
+  EPOXY_ASSIGN_OR_RETURN(auto requests, store_->ListObjects(kWorkflowRequestKind, ""));
+  for (const auto& [key, request] : requests) {
+    auto started = StartWorkflowRun(request.value("Workflow", ""), request.value("RunProperties", Json::object()),
+                                    DerivedId("wr_", "request/" + key));
+    if (!started.ok() && started.status().code() != StatusCode::kAlreadyExists) {
+      EPOXY_LOG(kWarning, "workflow run asked for at {}: {}", key, started.status().message());
+      if (started.status().message().rfind("ConcurrentRunsExceededException", 0) == 0) continue;  // later
+    }
+    EPOXY_RETURN_NOT_OK(store_->DeleteObject(kWorkflowRequestKind, key));
+  }
   EPOXY_ASSIGN_OR_RETURN(auto runs, store_->ListObjects(kWorkflowRunKind, ""));
   for (auto& [key, run] : runs) {
     const std::string status = run.value("Status", "");
@@ -71,11 +82,24 @@ Status TriggerEngine::Tick() {
 }
 
 Status TriggerEngine::TickTrigger(const Json& trigger) {
-  if (trigger.value("State", "") != "ACTIVATED") return Status::OK();
   const std::string name = trigger.value("Name", ""), type = trigger.value("Type", "");
   const std::string workflow = trigger.value("WorkflowName", "");
   const double now = clock_->Now();
   EPOXY_ASSIGN_OR_RETURN(Json state, ObjectOr(store_, kTriggerStateKind, name, Json::object()));
+  if (type == "ON_DEMAND") {
+    // Each request (StartTrigger) fires once; the count is recorded after the actions start,
+    // whose ids come from it, so a crash in between repeats nothing.
+    while (workflow.empty() && state.value("Fired", 0) < state.value("Requested", 0)) {
+      const int64_t n = state.value("Fired", 0) + 1;
+      EPOXY_RETURN_NOT_OK(FireActions(trigger, fmt::format("{}!{}", name, n), Json()));
+      CrashPoint("trigger-fired");
+      state["Fired"] = n;
+      state["LastFire"] = {{"FiredAt", now}};
+      EPOXY_RETURN_NOT_OK(store_->PutObject(kTriggerStateKind, name, state));
+    }
+    return Status::OK();
+  }
+  if (trigger.value("State", "") != "ACTIVATED") return Status::OK();
   if (type == "SCHEDULED") {
     EPOXY_ASSIGN_OR_RETURN(CronSchedule cron, CronSchedule::Parse(trigger.value("Schedule", "")));
     if (!state.contains("NextFire")) {
@@ -282,14 +306,9 @@ Status TriggerEngine::FireActions(const Json& trigger, const std::string& fire_i
 
 Status TriggerEngine::FireOnDemand(const std::string& name) {
   std::lock_guard lock(mu_);
+  EPOXY_RETURN_NOT_OK(RequestFiring(*store_, name));
   EPOXY_ASSIGN_OR_RETURN(Json trigger, store_->GetObject(kTriggerKind, name));
-  EPOXY_ASSIGN_OR_RETURN(Json state, ObjectOr(store_, kTriggerStateKind, name, Json::object()));
-  const int64_t fires = state.value("Fires", 0) + 1;
-  state["Fires"] = fires;
-  state["LastFire"] = {{"FiredAt", clock_->Now()}};
-  // The count is stored first: a crash after it loses this StartTrigger, never repeats it.
-  EPOXY_RETURN_NOT_OK(store_->PutObject(kTriggerStateKind, name, state));
-  return FireActions(trigger, fmt::format("{}!{}", name, fires), Json());
+  return TickTrigger(trigger);
 }
 
 Result<std::vector<Json>> TriggerEngine::TriggersOf(const std::string& workflow) {
