@@ -137,3 +137,36 @@ step "Every landed event is in the output exactly once" \
 "$epoxy" sql "SELECT dt, count(*) AS records, count(DISTINCT event_id) AS events FROM parquet.\`$data/lake/events\`
   GROUP BY dt ORDER BY dt"
 "$epoxy" sql "SELECT count(*) AS landed, count(DISTINCT event_id) AS distinct_events FROM json.\`$data/incoming/json\`"
+
+# The pipeline runs by itself: files land, a trigger crawls them, the job follows the crawl.
+step "Schedule it on file arrival: a workflow whose EVENT trigger crawls new landing files, then runs the job" \
+  "epoxy workflow create landing; epoxy trigger create on-arrival --definition '{\"Type\": \"EVENT\", ...}'; epoxy trigger create after-crawl ...; epoxy scheduler &"
+"$epoxy" workflow create landing
+"$epoxy" trigger create on-arrival --definition "{\"Type\": \"EVENT\", \"WorkflowName\": \"landing\", \"StartOnCreation\": true,
+  \"EventBatchingCondition\": {\"BatchSize\": 10, \"BatchWindow\": 3}, \"Actions\": [{\"CrawlerName\": \"incoming\"}],
+  \"Tags\": {\"epoxy:watch-path\": \"$data/incoming/json\"}}"
+"$epoxy" trigger create after-crawl --definition "{\"Type\": \"CONDITIONAL\", \"WorkflowName\": \"landing\",
+  \"StartOnCreation\": true, \"Predicate\": {\"Conditions\": [{\"LogicalOperator\": \"EQUALS\", \"CrawlerName\": \"incoming\",
+  \"CrawlState\": \"SUCCEEDED\"}]}, \"Actions\": [{\"JobName\": \"incremental_events\"}]}"
+"$epoxy" scheduler > "$data/scheduler.log" 2>&1 &
+scheduler_pid=$!
+trap 'kill $scheduler_pid 2> /dev/null || true' EXIT
+
+step "A sixth day lands; nobody runs anything, and a run starts by itself" "mv dt=2026-08-21 $data/incoming/json/"
+runs_before=$("$epoxy" runs incremental_events | wc -l)
+python3 "$root/tools/gen_sample.py" "$data/gen2026-08-21" --days 1 --rows 400 --start 2026-08-21 --seed 20260821 > /dev/null
+mv "$data/gen2026-08-21/json/dt=2026-08-21" "$data/incoming/json/"
+for _ in $(seq 1 120); do
+  [ "$("$epoxy" runs incremental_events | wc -l)" -gt "$runs_before" ] && \
+    "$epoxy" runs incremental_events | head -n 1 | grep -q SUCCEEDED && break
+  sleep 1
+done
+runs_line
+for _ in $(seq 1 20); do  # the scheduler completes the workflow run at its next look
+  "$epoxy" workflow show landing | head -n 1 | grep -q COMPLETED && break
+  sleep 0.5
+done
+"$epoxy" workflow show landing
+kill $scheduler_pid 2> /dev/null || true
+wait $scheduler_pid 2> /dev/null || true
+"$epoxy" sql "SELECT dt, count(*) AS records FROM parquet.\`$data/lake/events\` WHERE dt >= '2026-08-20' GROUP BY dt ORDER BY dt"
