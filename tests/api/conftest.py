@@ -6,6 +6,7 @@ import json
 import os
 import socket
 import subprocess
+import time
 
 import pytest
 
@@ -150,3 +151,14 @@ def error_code(call):
     with pytest.raises(ClientError) as e:
         call()
     return e.value.response["Error"]["Code"], e.value.response["Error"]["Message"]
+
+
+def wait_for(predicate, seconds=120, what="the condition"):
+    """Polls `predicate` until it returns something true (which it returns), or fails after `seconds`."""
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.2)
+    raise AssertionError("timed out waiting for " + what)

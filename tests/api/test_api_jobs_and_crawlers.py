@@ -10,17 +10,7 @@ import time
 
 import pytest
 
-from conftest import Server, aws, client, error_code  # noqa: F401 (the server fixture)
-
-
-def wait_for(predicate, seconds=120, what="the condition"):
-    deadline = time.time() + seconds
-    while time.time() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(0.2)
-    raise AssertionError("timed out waiting for " + what)
+from conftest import Server, aws, client, error_code, wait_for  # noqa: F401 (the server fixture)
 
 
 def write_csv(folder, name, rows):

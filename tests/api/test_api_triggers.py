@@ -12,17 +12,7 @@ import urllib.request
 
 import pytest
 
-from conftest import Server, client, error_code
-
-
-def wait_for(predicate, seconds=90, what="the condition"):
-    deadline = time.time() + seconds
-    while time.time() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(0.2)
-    raise AssertionError("timed out waiting for " + what)
+from conftest import Server, client, error_code, wait_for
 
 
 def advance(server, seconds):

@@ -113,19 +113,11 @@ Result<Json> ListCrawlers(const Json& request, ApiContext& context) {
 }
 
 Result<Json> BatchGetCrawlers(const Json& request, ApiContext& context) {
-  Json found = Json::array(), missing = Json::array();
-  for (const auto& name : request.value("CrawlerNames", Json::array())) {
-    if (!name.is_string()) return Status::InvalidInput("CrawlerNames must be a list of strings");
-    auto crawler = context.store->GetCrawler(name.get<std::string>());
-    if (crawler.ok()) {
-      found.push_back(CrawlerOut(std::move(*crawler)));
-    } else if (crawler.status().code() == StatusCode::kNotFound) {
-      missing.push_back(name);
-    } else {
-      return crawler.status();
-    }
-  }
-  return Json{{"Crawlers", std::move(found)}, {"CrawlersNotFound", std::move(missing)}};
+  EPOXY_ASSIGN_OR_RETURN(FoundAndMissing got, GetEach(request, "CrawlerNames", [&](const std::string& name) -> Result<Json> {
+    EPOXY_ASSIGN_OR_RETURN(Json crawler, context.store->GetCrawler(name));
+    return CrawlerOut(std::move(crawler));
+  }));
+  return Json{{"Crawlers", std::move(got.found)}, {"CrawlersNotFound", std::move(got.missing)}};
 }
 
 Result<Json> DeleteCrawler(const Json& request, ApiContext& context) {

@@ -66,19 +66,11 @@ Result<Json> ListJobs(const Json& request, ApiContext& context) {
 }
 
 Result<Json> BatchGetJobs(const Json& request, ApiContext& context) {
-  Json found = Json::array(), missing = Json::array();
-  for (const auto& name : request.value("JobNames", Json::array())) {
-    if (!name.is_string()) return Status::InvalidInput("JobNames must be a list of strings");
-    auto job = context.jobs->GetJob(name.get<std::string>());
-    if (job.ok()) {
-      found.push_back(JobOut(std::move(*job)));
-    } else if (job.status().code() == StatusCode::kNotFound) {
-      missing.push_back(name);
-    } else {
-      return job.status();
-    }
-  }
-  return Json{{"Jobs", std::move(found)}, {"JobsNotFound", std::move(missing)}};
+  EPOXY_ASSIGN_OR_RETURN(FoundAndMissing got, GetEach(request, "JobNames", [&](const std::string& name) -> Result<Json> {
+    EPOXY_ASSIGN_OR_RETURN(Json job, context.jobs->GetJob(name));
+    return JobOut(std::move(job));
+  }));
+  return Json{{"Jobs", std::move(got.found)}, {"JobsNotFound", std::move(got.missing)}};
 }
 
 Result<Json> DeleteJob(const Json& request, ApiContext& context) {

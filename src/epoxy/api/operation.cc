@@ -95,6 +95,23 @@ Json WithNextToken(Json out, const std::string& next_token) {
   return out;
 }
 
+Result<FoundAndMissing> GetEach(const Json& request, const char* names_member,
+                                const std::function<Result<Json>(const std::string&)>& get) {
+  FoundAndMissing out;
+  for (const auto& name : request.value(names_member, Json::array())) {
+    if (!name.is_string()) return Status::InvalidInput("{} must be a list of strings", names_member);
+    auto item = get(name.get<std::string>());
+    if (item.ok()) {
+      out.found.push_back(std::move(*item));
+    } else if (item.status().code() == StatusCode::kNotFound) {
+      out.missing.push_back(name);
+    } else {
+      return item.status();
+    }
+  }
+  return out;
+}
+
 Status StoreTags(const Json& request, const std::string& arn, ApiContext& context) {
   auto tags = request.find("Tags");
   if (tags == request.end() || tags->is_null()) return Status::OK();

@@ -103,6 +103,14 @@ Json WithNextToken(Json out, const std::string& next_token);
 /// beside a whole database (`table` empty: its functions too), once it is deleted.
 Status DeleteObjectsOfTable(const std::string& database, const std::string& table, ApiContext& context);
 
+/// What the BatchGet operations answer: the object `get` finds for each name in the request's
+/// list member `names_member` (found), and the names it does not find (missing).
+struct FoundAndMissing {
+  Json found = Json::array(), missing = Json::array();
+};
+Result<FoundAndMissing> GetEach(const Json& request, const char* names_member,
+                                const std::function<Result<Json>(const std::string&)>& get);
+
 /// Stores the request's "Tags" (when given) on resource `arn`.
 Status StoreTags(const Json& request, const std::string& arn, ApiContext& context);
 /// The resources (of `kind`, by Name) that carry every tag of the request's "Tags" filter.

@@ -89,19 +89,11 @@ Result<Json> ListTriggers(const Json& request, ApiContext& context) {
 }
 
 Result<Json> BatchGetTriggers(const Json& request, ApiContext& context) {
-  Json found = Json::array(), missing = Json::array();
-  for (const auto& name : request.value("TriggerNames", Json::array())) {
-    if (!name.is_string()) return Status::InvalidInput("TriggerNames must be a list of strings");
-    auto t = context.store->GetObject(kTriggerKind, name.get<std::string>());
-    if (t.ok()) {
-      found.push_back(scheduler::TriggerOut(*t));
-    } else if (t.status().code() == StatusCode::kNotFound) {
-      missing.push_back(name);
-    } else {
-      return t.status();
-    }
-  }
-  return Json{{"Triggers", std::move(found)}, {"TriggersNotFound", std::move(missing)}};
+  EPOXY_ASSIGN_OR_RETURN(FoundAndMissing got, GetEach(request, "TriggerNames", [&](const std::string& name) -> Result<Json> {
+    EPOXY_ASSIGN_OR_RETURN(Json trigger, context.store->GetObject(kTriggerKind, name));
+    return scheduler::TriggerOut(trigger);
+  }));
+  return Json{{"Triggers", std::move(got.found)}, {"TriggersNotFound", std::move(got.missing)}};
 }
 
 Result<Json> UpdateTrigger(const Json& request, ApiContext& context) {

@@ -146,20 +146,11 @@ Result<Json> ListWorkflows(const Json& request, ApiContext& context) {
 }
 
 Result<Json> BatchGetWorkflows(const Json& request, ApiContext& context) {
-  Json found = Json::array(), missing = Json::array();
-  for (const auto& name : request.value("Names", Json::array())) {
-    if (!name.is_string()) return Status::InvalidInput("Names must be a list of strings");
-    auto w = context.store->GetObject(kWorkflowKind, name.get<std::string>());
-    if (w.ok()) {
-      EPOXY_ASSIGN_OR_RETURN(Json out, WorkflowOut(std::move(*w), request.value("IncludeGraph", false), context));
-      found.push_back(std::move(out));
-    } else if (w.status().code() == StatusCode::kNotFound) {
-      missing.push_back(name);
-    } else {
-      return w.status();
-    }
-  }
-  return Json{{"Workflows", std::move(found)}, {"MissingWorkflows", std::move(missing)}};
+  EPOXY_ASSIGN_OR_RETURN(FoundAndMissing got, GetEach(request, "Names", [&](const std::string& name) -> Result<Json> {
+    EPOXY_ASSIGN_OR_RETURN(Json workflow, context.store->GetObject(kWorkflowKind, name));
+    return WorkflowOut(std::move(workflow), request.value("IncludeGraph", false), context);
+  }));
+  return Json{{"Workflows", std::move(got.found)}, {"MissingWorkflows", std::move(got.missing)}};
 }
 
 Result<Json> StartWorkflowRun(const Json& request, ApiContext& context) {

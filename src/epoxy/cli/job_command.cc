@@ -22,17 +22,6 @@ using catalog::Json;
 
 namespace {
 
-Result<Json> ParseJsonArgument(const std::string& text, const char* what) {
-  std::string body = text;
-  if (!text.empty() && text[0] == '@') {
-    std::ifstream in(text.substr(1));
-    if (!in) return Status::NotFound("cannot read {} from {}", what, text.substr(1));
-    body.assign((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  }
-  Json j = Json::parse(body, nullptr, false);
-  if (j.is_discarded() || !j.is_object()) return Status::InvalidInput("{} must be a JSON object, got: {}", what, text);
-  return j;
-}
 
 /// The job input from the flags, over `base` (the stored job for update, a definition, or {}).
 Result<Json> JobInputFromArgs(const JobArgs& a, Json base) {

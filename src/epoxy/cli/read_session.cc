@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-// ReadSession and standard output.
+// ReadSession, standard output, and JSON arguments.
 #include "epoxy/cli/read_session.h"
+
+#include <fstream>
+#include <iterator>
 
 #include <cstdio>
 
@@ -72,6 +75,18 @@ int ReadSession::ReportErrors() {
   std::fprintf(stderr, "epoxy: %lld malformed record(s) skipped\n",
                static_cast<long long>(errors_.count()));
   return 1;
+}
+
+Result<nlohmann::json> ParseJsonArgument(const std::string& text, const char* what) {
+  std::string body = text;
+  if (!text.empty() && text[0] == '@') {
+    std::ifstream in(text.substr(1));
+    if (!in) return Status::NotFound("cannot read {} from {}", what, text.substr(1));
+    body.assign((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  }
+  nlohmann::json j = nlohmann::json::parse(body, nullptr, false);
+  if (j.is_discarded() || !j.is_object()) return Status::InvalidInput("{} must be a JSON object, got: {}", what, text);
+  return j;
 }
 
 }  // namespace epoxy::cli

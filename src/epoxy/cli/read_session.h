@@ -3,6 +3,8 @@
 // a reader, reporting malformed records).
 #pragma once
 
+#include <nlohmann/json.hpp>
+
 #include <memory>
 
 #include "epoxy/cli/read_command.h"
@@ -26,5 +28,9 @@ class ReadSession {
 
 /// Writes to standard output.
 Status WriteStdout(std::string_view text);
+
+/// A JSON object given on the command line, or read from a file when `text` is @PATH; `what`
+/// names the option in errors.
+Result<nlohmann::json> ParseJsonArgument(const std::string& text, const char* what);
 
 }  // namespace epoxy::cli

@@ -26,15 +26,7 @@ namespace sch = epoxy::scheduler;
 
 Result<Json> JsonArgument(const std::string& text, const char* what) {
   if (text.empty()) return Json::object();
-  std::string body = text;
-  if (text[0] == '@') {
-    std::ifstream in(text.substr(1));
-    if (!in) return Status::NotFound("cannot read {} from {}", what, text.substr(1));
-    body.assign((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  }
-  Json j = Json::parse(body, nullptr, false);
-  if (j.is_discarded() || !j.is_object()) return Status::InvalidInput("{} must be a JSON object, got: {}", what, text);
-  return j;
+  return ParseJsonArgument(text, what);
 }
 
 Status NeedName(const std::string& name, const char* what, const std::string& action) {
