@@ -209,6 +209,19 @@ Result<Json> StopWorkflowRun(const Json& request, ApiContext& context) {
   return Json::object();
 }
 
+Result<Json> ResumeWorkflowRun(const Json& request, ApiContext& context) {
+  EPOXY_ASSIGN_OR_RETURN(std::string name, RequiredString(request, "Name"));
+  EPOXY_ASSIGN_OR_RETURN(std::string run_id, RequiredString(request, "RunId"));
+  EPOXY_RETURN_NOT_OK(RunOf(name, run_id, context).status());
+  std::vector<std::string> nodes;
+  for (const auto& id : request.value("NodeIds", Json::array())) {
+    if (!id.is_string()) return Status::InvalidInput("NodeIds must be a list of strings");
+    nodes.push_back(id.get<std::string>());
+  }
+  EPOXY_ASSIGN_OR_RETURN(std::string resumed, context.engine->ResumeWorkflowRun(name, run_id, nodes));
+  return Json{{"RunId", resumed}, {"NodeIds", request.value("NodeIds", Json::array())}};
+}
+
 Result<Json> GetWorkflowRunProperties(const Json& request, ApiContext& context) {
   EPOXY_ASSIGN_OR_RETURN(std::string name, RequiredString(request, "Name"));
   EPOXY_ASSIGN_OR_RETURN(std::string run_id, RequiredString(request, "RunId"));
@@ -241,6 +254,7 @@ void AddWorkflowOperations(Operations* ops) {
   ops->Add("GetWorkflowRun", GetWorkflowRun);
   ops->Add("GetWorkflowRuns", GetWorkflowRuns);
   ops->Add("StopWorkflowRun", StopWorkflowRun);
+  ops->Add("ResumeWorkflowRun", ResumeWorkflowRun);
   ops->Add("GetWorkflowRunProperties", GetWorkflowRunProperties);
   ops->Add("PutWorkflowRunProperties", PutWorkflowRunProperties);
 }

@@ -354,6 +354,46 @@ Result<std::string> TriggerEngine::StartWorkflowRun(const std::string& workflow,
   return run_id;
 }
 
+Result<std::string> TriggerEngine::ResumeWorkflowRun(const std::string& workflow, const std::string& previous_id,
+                                                     const std::vector<std::string>& node_ids) {
+  std::lock_guard lock(mu_);
+  EPOXY_ASSIGN_OR_RETURN(Json previous, store_->GetObject(kWorkflowRunKind, workflow + "/" + previous_id));
+  const std::string status = previous.value("Status", "");
+  if (status == "RUNNING" || status == "STOPPING") {
+    return Status::InvalidInput("IllegalWorkflowStateException: workflow run {} is {}; only a finished run resumes",
+                                previous_id, status);
+  }
+  if (node_ids.empty()) return Status::InvalidInput("NodeIds names no node to run again");
+  EPOXY_ASSIGN_OR_RETURN(Json graph, Graph(workflow, ""));
+  std::vector<Json> nodes;
+  for (const auto& id : node_ids) {
+    const auto& all = graph["Nodes"];
+    auto it = std::find_if(all.begin(), all.end(), [&](const Json& n) { return n.value("UniqueId", "") == id; });
+    if (it == all.end() || (*it)["Type"] == "TRIGGER") {
+      return Status::InvalidInput("NodeId {} is not a job or crawler node of workflow {}", id, workflow);
+    }
+    nodes.push_back(*it);
+  }
+  EPOXY_ASSIGN_OR_RETURN(auto runs, store_->ListObjects(kWorkflowRunKind, workflow + "/"));
+  const std::string run_id = DerivedId("wr_", fmt::format("{}/resume/{}/{}", workflow, previous_id, runs.size()));
+  // Every start trigger counts as fired: only the chosen nodes and what follows them run.
+  Json fired = Json::array();
+  EPOXY_ASSIGN_OR_RETURN(auto triggers, TriggersOf(workflow));
+  for (const auto& t : triggers) {
+    if (t.value("Type", "") != "CONDITIONAL") fired.push_back(t.value("Name", ""));
+  }
+  Json run = {{"Name", workflow}, {"WorkflowRunId", run_id}, {"PreviousRunId", previous_id},
+              {"WorkflowRunProperties", previous.value("WorkflowRunProperties", Json::object())},
+              {"StartedOn", clock_->Now()}, {"Status", "RUNNING"}, {"Fired", fired}};
+  EPOXY_RETURN_NOT_OK(store_->PutObject(kWorkflowRunKind, workflow + "/" + run_id, run));
+  Json actions = Json::array();
+  for (const auto& n : nodes) {
+    actions.push_back(n["Type"] == "JOB" ? Json{{"JobName", n["Name"]}} : Json{{"CrawlerName", n["Name"]}});
+  }
+  EPOXY_RETURN_NOT_OK(FireActions(Json{{"Name", "resume"}, {"Actions", actions}}, run_id + "/resume", run));
+  return run_id;
+}
+
 Status TriggerEngine::TickWorkflowRun(Json run) {
   const std::string workflow = run.value("Name", ""), id = run.value("WorkflowRunId", "");
   EPOXY_ASSIGN_OR_RETURN(auto triggers, TriggersOf(workflow));

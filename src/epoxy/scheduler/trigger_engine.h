@@ -48,6 +48,11 @@ class TriggerEngine {
   Result<std::string> StartWorkflowRun(const std::string& workflow, const Json& properties,
                                        const std::string& run_id = "");
 
+  /// ResumeWorkflowRun: a new run of the workflow (PreviousRunId `run_id`) that starts the job and
+  /// crawler nodes `node_ids` again; what is downstream of them follows by its triggers.
+  Result<std::string> ResumeWorkflowRun(const std::string& workflow, const std::string& run_id,
+                                        const std::vector<std::string>& node_ids);
+
   /// The workflow's graph: a node per trigger, job and crawler, an edge from each trigger to
   /// its actions and from each watched job or crawler to the trigger; with `workflow_run_id`,
   /// each job and crawler node holds that run's job runs and crawls.
