@@ -111,6 +111,20 @@ def test_schedule_then_conditions(clocked, tmp_path):
     assert len(glue.list_crawls(CrawlerName="orders")["Crawls"]) == 2
 
 
+def test_a_crawler_with_a_schedule_of_its_own(clocked, tmp_path):
+    glue = client(clocked)
+    folder = tmp_path / "data"
+    os.makedirs(folder)
+    (folder / "a.json").write_text('{"id": 1}\n')
+    glue.create_crawler(Name="own", Role="epoxy", DatabaseName="db", Targets={"S3Targets": [{"Path": str(folder)}]},
+                        Schedule="cron(30 * * * ? *)")
+    time.sleep(1.5)  # the scheduler sees the crawler's schedule
+    advance(clocked, 3600)
+    wait_for(lambda: [c for c in glue.list_crawls(CrawlerName="own")["Crawls"] if c["State"] == "COMPLETED"],
+             what="the crawler's own schedule")
+    assert len(glue.list_crawls(CrawlerName="own")["Crawls"]) == 1
+
+
 def test_on_demand_and_bad_triggers(clocked, tmp_path):
     glue = client(clocked)
     make_job(glue, tmp_path, "once")

@@ -60,6 +60,23 @@ Status TriggerEngine::Tick() {
     Status st = TickTrigger(trigger);
     if (!st.ok()) EPOXY_LOG(kWarning, "trigger {}: {}", name, st.message());
   }
+  // Crawlers with a Schedule of their own (CreateCrawler's Schedule) crawl on it, as a SCHEDULED
+  // trigger would start them; their state is kept as "crawler:NAME".
+  EPOXY_ASSIGN_OR_RETURN(auto crawlers, store_->GetCrawlers());
+  for (const auto& c : crawlers) {
+    const Json schedule = c.value("Schedule", Json::object());
+    if (schedule.value("State", "") != "SCHEDULED" || schedule.value("ScheduleExpression", "").empty()) continue;
+    const std::string name = c.value("Name", "");
+    Json as_trigger = {{"Name", "crawler:" + name}, {"Type", "SCHEDULED"}, {"State", "ACTIVATED"},
+                       {"Schedule", schedule["ScheduleExpression"]}, {"Actions", {{{"CrawlerName", name}}}}};
+    auto state = store_->GetObject(kTriggerStateKind, "crawler:" + name);
+    if (!state.ok() && state.status().code() == StatusCode::kNotFound) {
+      // Its schedule counts from when the scheduler first saw it.
+      EPOXY_RETURN_NOT_OK(store_->PutObject(kTriggerStateKind, "crawler:" + name, Json{{"ActivatedAt", clock_->Now()}}));
+    }
+    Status st = TickTrigger(as_trigger);
+    if (!st.ok()) EPOXY_LOG(kWarning, "the schedule of crawler {}: {}", name, st.message());
+  }
   // Workflow runs asked for by `epoxy workflow start`.
   EPOXY_ASSIGN_OR_RETURN(auto requests, store_->ListObjects(kWorkflowRequestKind, ""));
   for (const auto& [key, request] : requests) {
