@@ -353,7 +353,7 @@ def test_an_event_trigger_batches_new_files(tmp_path, where):
         logs = [open(os.path.join(server.home, "logs", "ingest", r["Id"] + ".log")).read() for r in all_runs]
         read = sum(int(line.split(":")[1]) for log in logs for line in log.splitlines() if line.startswith("rows read:"))
         assert read == 26  # every file once, the one there before included
-        assert all("event objects:" in log for log in logs)
+        assert all("event objects:" in log and "--EVENT_OBJECTS" in log.splitlines()[0] for log in logs)
     finally:
         server.stop()
         if moto:

@@ -152,6 +152,11 @@ Result<AttemptOutcome> RunAttempt(catalog::JobStore& store, const std::string& r
                                   int threads, const std::string& memory_limit, int64_t timeout_minutes) {
   int log = open(log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (log < 0) return Status::IOError("cannot create the run log {}: {}", log_path, std::strerror(errno));
+  // The log starts with what the run was given (a trigger's --EVENT_OBJECTS among them).
+  std::string header = fmt::format("epoxy: run {} of job {}:", run_id, job_name);
+  for (size_t i = 1; i < argv.size(); ++i) header += " " + argv[i];
+  header += "\n";
+  WriteAll(log, header.data(), header.size());
   int out_pipe[2], err_pipe[2];
   if (pipe2(out_pipe, O_CLOEXEC) != 0 || pipe2(err_pipe, O_CLOEXEC) != 0) {
     close(log);
