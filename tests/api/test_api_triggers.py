@@ -102,6 +102,10 @@ def test_schedule_then_conditions(clocked, tmp_path):
     # Five days pass at once: the schedule fires once, late, not five times.
     advance(clocked, 5 * 86400)
     wait_for(lambda: len(glue.list_crawls(CrawlerName="orders")["Crawls"]) == 2, what="the late crawl")
+    shown = subprocess.run([os.environ["EPOXY_BIN"], "trigger", "show", "nightly", "--json"], capture_output=True,
+                           text=True, env=dict(os.environ, EPOXY_HOME=clocked.home), timeout=60)
+    fired = json.loads(shown.stdout)["Scheduler"]
+    assert fired["Fires"] == 2 and fired["LastFire"]["LateSeconds"] > 3 * 86400  # once, and late by days
     # A stopped trigger fires no more.
     glue.stop_trigger(Name="nightly")
     assert glue.get_trigger(Name="nightly")["Trigger"]["State"] == "DEACTIVATED"

@@ -128,7 +128,7 @@ Status BackgroundWork::StartRunWorker(const std::string& run_id) {
 }
 
 Status BackgroundWork::StartJobRun(const std::string& job_name, const std::string& run_id, const Json& arguments,
-                                   const std::string& trigger) {
+                                   const std::string& trigger, const Json& run_patch) {
   if (jobs_->GetRun(run_id).ok()) return Status::AlreadyExists("job run {} exists", run_id);
   EPOXY_ASSIGN_OR_RETURN(Json job, jobs_->GetJob(job_name));
   jobs::RunStart start;
@@ -138,7 +138,8 @@ Status BackgroundWork::StartJobRun(const std::string& job_name, const std::strin
   start.run_id = run_id;
   start.log_path = jobs::RunLogFolder(job_name) + "/" + run_id + ".log";
   EPOXY_RETURN_NOT_OK(jobs::StartRun(*jobs_, job, start).status());
-  Status started = StartRunWorker(run_id);
+  Status started = run_patch.empty() ? Status::OK() : jobs_->UpdateRun(run_id, run_patch, nullptr);
+  if (started.ok()) started = StartRunWorker(run_id);
   if (!started.ok()) (void)jobs::FinishRun(*jobs_, run_id, "FAILED", started.message());
   return started;
 }

@@ -42,10 +42,11 @@ class BackgroundWork {
   /// Starts the worker process of run `run_id` (recorded RUNNING by the caller).
   Status StartRunWorker(const std::string& run_id);
 
-  /// Records run `run_id` of `job` (its arguments over the job's, started by `trigger`) and starts
-  /// its worker: what a trigger's action does. kAlreadyExists when the run exists already.
+  /// Records run `run_id` of `job` (its arguments over the job's, started by `trigger`, with
+  /// `run_patch` over its JobRun: StartJobRun's Timeout, WorkerType...) and starts its worker.
+  /// kAlreadyExists when the run exists already.
   Status StartJobRun(const std::string& job, const std::string& run_id, const catalog::Json& arguments,
-                     const std::string& trigger);
+                     const std::string& trigger, const catalog::Json& run_patch = catalog::Json::object());
   /// Begins crawl `crawl_id` of `crawler` (its history entry gets `extra`) and crawls it on a
   /// thread. kAlreadyExists when that crawl was begun already, or the crawler is running.
   Status StartCrawl(const std::string& crawler, const std::string& crawl_id, const catalog::Json& extra);

@@ -4,15 +4,13 @@
 // (background_work.h) and really crawls its targets.
 #include <algorithm>
 #include <cmath>
-#include <ctime>
-
-#include <re2/re2.h>
 
 #include "epoxy/api/background_work.h"
 #include "epoxy/api/operation.h"
 #include "epoxy/crawler/crawler.h"
 #include "epoxy/crawler/custom_classifier.h"
 #include "epoxy/scheduler/cron.h"
+#include "epoxy/types/value_text.h"
 
 namespace epoxy::api {
 namespace {
@@ -155,26 +153,8 @@ Json CrawlOut(const Json& crawl, const std::string& crawler) {
 
 /// "2026-12-03T08:00:00.123456" (UTC unless it carries an offset or Z), or epoch seconds.
 Result<double> ParseFilterTime(const std::string& text) {
-  static const RE2 iso(R"((\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2}):(\d{2})(\.\d+)?(Z|[+-]\d{2}:?\d{2})?)");
-  int year, month, day, hour, minute, second;
-  std::string fraction, zone;
-  if (RE2::FullMatch(text, iso, &year, &month, &day, &hour, &minute, &second, &fraction, &zone)) {
-    std::tm tm{};
-    tm.tm_year = year - 1900;
-    tm.tm_mon = month - 1;
-    tm.tm_mday = day;
-    tm.tm_hour = hour;
-    tm.tm_min = minute;
-    tm.tm_sec = second;
-    double seconds = static_cast<double>(timegm(&tm)) + (fraction.empty() ? 0.0 : std::stod("0" + fraction));
-    if (!zone.empty() && zone != "Z") {
-      const int sign = zone[0] == '-' ? -1 : 1;
-      const std::string digits = zone.substr(1);
-      const int hh = std::stoi(digits.substr(0, 2)), mm = std::stoi(digits.substr(digits.size() - 2));
-      seconds -= sign * (hh * 3600 + mm * 60);
-    }
-    return seconds;
-  }
+  int64_t micros;
+  if (ParseTimestamp(text, &micros, /*allow_iso=*/true)) return static_cast<double>(micros) / 1e6;
   char* end = nullptr;
   double epoch = std::strtod(text.c_str(), &end);
   if (!text.empty() && *end == '\0' && std::isfinite(epoch)) return epoch;
@@ -248,25 +228,16 @@ Result<Json> ListCrawls(const Json& request, ApiContext& context) {
     return Status::NotFound("EntityNotFoundException: Crawler entry with name {} does not exist", name);
   }
   EPOXY_RETURN_NOT_OK(history.status());
-  // NextToken is the CrawlId of the last crawl of the previous page (newest first).
-  const std::string after = OptionalString(request, "NextToken");
-  bool skipping = !after.empty();
-  Json crawls = Json::array();
-  std::string next;
+  std::vector<Json> matching;
   for (const auto& c : *history) {
     Json out = CrawlOut(c, name);
-    if (skipping) {
-      skipping = out["CrawlId"] != after;
-      continue;
+    if (std::all_of(filters.begin(), filters.end(), [&](const CrawlFilter& f) { return Matches(out, f); })) {
+      matching.push_back(std::move(out));
     }
-    if (!std::all_of(filters.begin(), filters.end(), [&](const CrawlFilter& f) { return Matches(out, f); })) continue;
-    if (static_cast<int>(crawls.size()) == max) {
-      next = crawls.back().value("CrawlId", "");
-      break;
-    }
-    crawls.push_back(std::move(out));
   }
-  return WithNextToken(Json{{"Crawls", std::move(crawls)}}, next);
+  // Newest first; NextToken is the CrawlId of the last crawl of the previous page.
+  NamedPage page = PageAfter(std::move(matching), OptionalString(request, "NextToken"), max, "CrawlId");
+  return WithNextToken(Json{{"Crawls", std::move(page.items)}}, page.next_token);
 }
 
 Result<Json> GetCrawlerMetrics(const Json& request, ApiContext& context) {

@@ -89,7 +89,7 @@ constexpr const char* kRunOverrides[] = {"Timeout", "WorkerType", "NumberOfWorke
 
 Result<Json> StartJobRun(const Json& request, ApiContext& context) {
   EPOXY_ASSIGN_OR_RETURN(std::string name, RequiredString(request, "JobName"));
-  EPOXY_ASSIGN_OR_RETURN(Json job, context.jobs->GetJob(name));
+  EPOXY_RETURN_NOT_OK(context.jobs->GetJob(name).status());
   const Json arguments = request.value("Arguments", Json::object());
   if (!arguments.is_object()) return Status::InvalidInput("Arguments must be a map of strings");
   for (const auto& [key, value] : arguments.items()) {
@@ -99,29 +99,19 @@ Result<Json> StartJobRun(const Json& request, ApiContext& context) {
       (!request["Timeout"].is_number_integer() || request["Timeout"].get<int64_t>() < 1)) {
     return Status::InvalidInput("Timeout must be a positive number of minutes");
   }
-  jobs::RunStart start;
-  start.job_name = name;
-  start.arguments = arguments;
-  start.run_id = jobs::NewRunId();
-  // A JobRunId names an earlier run this one retries.
-  if (const std::string retried = OptionalString(request, "JobRunId"); !retried.empty()) {
-    EPOXY_ASSIGN_OR_RETURN(catalog::StoredRun previous, context.jobs->GetRun(retried));
-    if (previous.run.value("JobName", "") != name) return Status::NotFound("job run {} not found", retried);
-    start.previous_run_id = retried;
-  }
-  start.log_path = jobs::RunLogFolder(name) + "/" + start.run_id + ".log";
-  EPOXY_ASSIGN_OR_RETURN(catalog::StoredRun run, jobs::StartRun(*context.jobs, job, start));
   Json overrides = Json::object();
   for (const char* member : kRunOverrides) {
     if (request.contains(member)) overrides[member] = request[member];
   }
-  if (!overrides.empty()) EPOXY_RETURN_NOT_OK(context.jobs->UpdateRun(start.run_id, overrides, nullptr));
-  Status started = context.background->StartRunWorker(start.run_id);
-  if (!started.ok()) {
-    (void)jobs::FinishRun(*context.jobs, start.run_id, "FAILED", started.message());
-    return started;
+  // A JobRunId names an earlier run this one retries.
+  if (const std::string retried = OptionalString(request, "JobRunId"); !retried.empty()) {
+    EPOXY_ASSIGN_OR_RETURN(catalog::StoredRun previous, context.jobs->GetRun(retried));
+    if (previous.run.value("JobName", "") != name) return Status::NotFound("job run {} not found", retried);
+    overrides["PreviousRunId"] = retried;
   }
-  return Json{{"JobRunId", start.run_id}};
+  const std::string run_id = jobs::NewRunId();
+  EPOXY_RETURN_NOT_OK(context.background->StartJobRun(name, run_id, arguments, "", overrides));
+  return Json{{"JobRunId", run_id}};
 }
 
 /// The run `id` of job `name`; EntityNotFoundException when it is another job's.
@@ -147,23 +137,11 @@ Result<Json> GetJobRuns(const Json& request, ApiContext& context) {
   EPOXY_ASSIGN_OR_RETURN(int max, MaxResults(request, 200));
   EPOXY_RETURN_NOT_OK(context.jobs->GetJob(name).status());
   EPOXY_ASSIGN_OR_RETURN(std::vector<catalog::StoredRun> runs, context.jobs->GetRuns(name, 100000));
+  std::vector<Json> list;
+  for (auto& r : runs) list.push_back(std::move(r.run));
   // Newest first; NextToken is the Id of the last run of the previous page.
-  const std::string after = OptionalString(request, "NextToken");
-  bool skipping = !after.empty();
-  Json list = Json::array();
-  std::string next;
-  for (auto& r : runs) {
-    if (skipping) {
-      skipping = r.run.value("Id", "") != after;
-      continue;
-    }
-    if (static_cast<int>(list.size()) == max) {
-      next = list.back().value("Id", "");
-      break;
-    }
-    list.push_back(std::move(r.run));
-  }
-  return WithNextToken(Json{{"JobRuns", std::move(list)}}, next);
+  NamedPage page = PageAfter(std::move(list), OptionalString(request, "NextToken"), max, "Id");
+  return WithNextToken(Json{{"JobRuns", std::move(page.items)}}, page.next_token);
 }
 
 Result<Json> BatchStopJobRun(const Json& request, ApiContext& context) {

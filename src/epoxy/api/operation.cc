@@ -90,6 +90,23 @@ NamedPage PageByName(std::vector<Json> sorted, const std::string& after, int max
   return page;
 }
 
+NamedPage PageAfter(std::vector<Json> items, const std::string& after, int max, const char* id_member) {
+  NamedPage page;
+  bool skipping = !after.empty();
+  for (auto& item : items) {
+    if (skipping) {
+      skipping = item.value(id_member, "") != after;
+      continue;
+    }
+    if (static_cast<int>(page.items.size()) == max) {
+      page.next_token = page.items.back().value(id_member, "");
+      break;
+    }
+    page.items.push_back(std::move(item));
+  }
+  return page;
+}
+
 Json WithNextToken(Json out, const std::string& next_token) {
   if (!next_token.empty()) out["NextToken"] = next_token;
   return out;

@@ -96,6 +96,10 @@ struct NamedPage {
   std::string next_token;
 };
 NamedPage PageByName(std::vector<Json> sorted, const std::string& after, int max, const char* name_member = "Name");
+/// One page of a listing in its own order (newest first, say): the items after the one whose
+/// `id_member` is `after` (a NextToken), at most `max`; `next_token` is the last item's id when
+/// more follow.
+NamedPage PageAfter(std::vector<Json> items, const std::string& after, int max, const char* id_member);
 /// `out` with "NextToken" when `next_token` is not empty.
 Json WithNextToken(Json out, const std::string& next_token);
 

@@ -54,7 +54,7 @@ Result<Json> CreateTrigger(const Json& request, ApiContext& context) {
 Result<Json> GetTrigger(const Json& request, ApiContext& context) {
   EPOXY_ASSIGN_OR_RETURN(std::string name, RequiredString(request, "Name"));
   EPOXY_ASSIGN_OR_RETURN(Json trigger, TriggerOf(name, context));
-  return Json{{"Trigger", scheduler::TriggerOut(trigger)}};
+  return Json{{"Trigger", trigger}};
 }
 
 /// The triggers (sorted by name) whose actions start `job` (all when empty).
@@ -74,7 +74,7 @@ Result<Json> GetTriggers(const Json& request, ApiContext& context) {
   EPOXY_ASSIGN_OR_RETURN(auto triggers, TriggersStarting(OptionalString(request, "DependentJobName"), context));
   NamedPage page = PageByName(std::move(triggers), OptionalString(request, "NextToken"), max);
   Json list = Json::array();
-  for (const auto& t : page.items) list.push_back(scheduler::TriggerOut(t));
+  for (const auto& t : page.items) list.push_back(t);
   return WithNextToken(Json{{"Triggers", std::move(list)}}, page.next_token);
 }
 
@@ -91,7 +91,7 @@ Result<Json> ListTriggers(const Json& request, ApiContext& context) {
 Result<Json> BatchGetTriggers(const Json& request, ApiContext& context) {
   EPOXY_ASSIGN_OR_RETURN(FoundAndMissing got, GetEach(request, "TriggerNames", [&](const std::string& name) -> Result<Json> {
     EPOXY_ASSIGN_OR_RETURN(Json trigger, context.store->GetObject(kTriggerKind, name));
-    return scheduler::TriggerOut(trigger);
+    return trigger;
   }));
   return Json{{"Triggers", std::move(got.found)}, {"TriggersNotFound", std::move(got.missing)}};
 }
@@ -112,15 +112,12 @@ Result<Json> UpdateTrigger(const Json& request, ApiContext& context) {
   if (trigger.value("State", "") == "ACTIVATED" && update.contains("Schedule")) {
     EPOXY_RETURN_NOT_OK(Activate(trigger, context));
   }
-  return Json{{"Trigger", scheduler::TriggerOut(trigger)}};
+  return Json{{"Trigger", trigger}};
 }
 
 Result<Json> DeleteTrigger(const Json& request, ApiContext& context) {
   EPOXY_ASSIGN_OR_RETURN(std::string name, RequiredString(request, "Name"));
-  for (const char* kind : {scheduler::kTriggerKind, scheduler::kTriggerStateKind}) {
-    Status st = context.store->DeleteObject(kind, name);
-    if (!st.ok() && st.code() != StatusCode::kNotFound) return st;
-  }
+  EPOXY_RETURN_NOT_OK(scheduler::DeleteTrigger(*context.store, name));
   Status untag = context.store->DeleteObject("tags", context.Arn("trigger", name));
   if (!untag.ok() && untag.code() != StatusCode::kNotFound) return untag;
   return Json{{"Name", name}};  // as Glue, a trigger that does not exist is deleted too

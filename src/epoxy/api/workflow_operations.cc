@@ -71,30 +71,12 @@ Status CheckProperties(const Json& properties, const char* member) {
   return Status::OK();
 }
 
-Status ApplyWorkflowRequest(const Json& request, Json* workflow) {
-  if (request.contains("Description")) (*workflow)["Description"] = request["Description"];
-  if (request.contains("DefaultRunProperties")) {
-    EPOXY_RETURN_NOT_OK(CheckProperties(request["DefaultRunProperties"], "DefaultRunProperties"));
-    (*workflow)["DefaultRunProperties"] = request["DefaultRunProperties"];
-  }
-  if (request.contains("MaxConcurrentRuns")) {
-    if (!request["MaxConcurrentRuns"].is_number_integer() || request["MaxConcurrentRuns"].get<int64_t>() < 1) {
-      return Status::InvalidInput("MaxConcurrentRuns must be a positive integer");
-    }
-    (*workflow)["MaxConcurrentRuns"] = request["MaxConcurrentRuns"];
-  }
-  return Status::OK();
-}
-
 Result<Json> CreateWorkflow(const Json& request, ApiContext& context) {
   EPOXY_ASSIGN_OR_RETURN(std::string name, RequiredString(request, "Name"));
-  EPOXY_RETURN_NOT_OK(catalog::ValidateName("workflow", name));
   if (context.store->GetObject(kWorkflowKind, name).ok()) {
     return Status::AlreadyExists("Workflow with name {} already exists", name);
   }
-  const double now = context.clock->Now();
-  Json workflow = {{"Name", name}, {"CreatedOn", now}, {"LastModifiedOn", now}};
-  EPOXY_RETURN_NOT_OK(ApplyWorkflowRequest(request, &workflow));
+  EPOXY_ASSIGN_OR_RETURN(Json workflow, scheduler::WorkflowFromInput(name, request, nullptr, context.clock->Now()));
   EPOXY_RETURN_NOT_OK(context.store->PutObject(kWorkflowKind, name, workflow));
   EPOXY_RETURN_NOT_OK(StoreTags(request, context.Arn("workflow", name), context));
   return Json{{"Name", name}};
@@ -109,28 +91,15 @@ Result<Json> GetWorkflow(const Json& request, ApiContext& context) {
 
 Result<Json> UpdateWorkflow(const Json& request, ApiContext& context) {
   EPOXY_ASSIGN_OR_RETURN(std::string name, RequiredString(request, "Name"));
-  EPOXY_ASSIGN_OR_RETURN(Json workflow, WorkflowOf(name, context));
-  EPOXY_RETURN_NOT_OK(ApplyWorkflowRequest(request, &workflow));
-  workflow["LastModifiedOn"] = context.clock->Now();
+  EPOXY_ASSIGN_OR_RETURN(Json existing, WorkflowOf(name, context));
+  EPOXY_ASSIGN_OR_RETURN(Json workflow, scheduler::WorkflowFromInput(name, request, &existing, context.clock->Now()));
   EPOXY_RETURN_NOT_OK(context.store->PutObject(kWorkflowKind, name, workflow));
   return Json{{"Name", name}};
 }
 
 Result<Json> DeleteWorkflow(const Json& request, ApiContext& context) {
   EPOXY_ASSIGN_OR_RETURN(std::string name, RequiredString(request, "Name"));
-  // Its triggers and runs go with it; its jobs and crawlers stay. A missing workflow is deleted too.
-  EPOXY_ASSIGN_OR_RETURN(auto triggers, context.store->ListObjects(scheduler::kTriggerKind, ""));
-  for (const auto& [trigger, t] : triggers) {
-    if (t.value("WorkflowName", "") != name) continue;
-    for (const char* kind : {scheduler::kTriggerKind, scheduler::kTriggerStateKind}) {
-      Status st = context.store->DeleteObject(kind, trigger);
-      if (!st.ok() && st.code() != StatusCode::kNotFound) return st;
-    }
-  }
-  EPOXY_ASSIGN_OR_RETURN(auto runs, context.store->ListObjects(kWorkflowRunKind, name + "/"));
-  for (const auto& [key, run] : runs) EPOXY_RETURN_NOT_OK(context.store->DeleteObject(kWorkflowRunKind, key));
-  Status st = context.store->DeleteObject(kWorkflowKind, name);
-  if (!st.ok() && st.code() != StatusCode::kNotFound) return st;
+  EPOXY_RETURN_NOT_OK(scheduler::DeleteWorkflow(*context.store, name));
   return Json{{"Name", name}};
 }
 
@@ -175,37 +144,21 @@ Result<Json> GetWorkflowRuns(const Json& request, ApiContext& context) {
   EPOXY_ASSIGN_OR_RETURN(int max, MaxResults(request, 1000));
   EPOXY_RETURN_NOT_OK(WorkflowOf(name, context).status());
   EPOXY_ASSIGN_OR_RETURN(auto runs, RunsOf(name, context));
-  // NextToken is the id of the last run of the previous page (newest first).
-  const std::string after = OptionalString(request, "NextToken");
-  bool skipping = !after.empty();
+  // Newest first; NextToken is the id of the last run of the previous page.
+  NamedPage page = PageAfter(std::move(runs), OptionalString(request, "NextToken"), max, "WorkflowRunId");
   Json list = Json::array();
-  std::string next;
-  for (auto& run : runs) {
-    if (skipping) {
-      skipping = run.value("WorkflowRunId", "") != after;
-      continue;
-    }
-    if (static_cast<int>(list.size()) == max) {
-      next = list.back().value("WorkflowRunId", "");
-      break;
-    }
+  for (auto& run : page.items) {
     EPOXY_ASSIGN_OR_RETURN(Json out, RunOut(std::move(run), request.value("IncludeGraph", false), context));
     list.push_back(std::move(out));
   }
-  return WithNextToken(Json{{"Runs", std::move(list)}}, next);
+  return WithNextToken(Json{{"Runs", std::move(list)}}, page.next_token);
 }
 
 Result<Json> StopWorkflowRun(const Json& request, ApiContext& context) {
   EPOXY_ASSIGN_OR_RETURN(std::string name, RequiredString(request, "Name"));
   EPOXY_ASSIGN_OR_RETURN(std::string run_id, RequiredString(request, "RunId"));
-  EPOXY_ASSIGN_OR_RETURN(Json run, RunOf(name, run_id, context));
-  if (run.value("Status", "") != "RUNNING") {
-    return Status::InvalidInput("IllegalWorkflowStateException: workflow run {} is {}, not RUNNING", run_id,
-                                run.value("Status", ""));
-  }
-  // The engine stops its running jobs and crawls and ends it STOPPED.
-  run["Status"] = "STOPPING";
-  EPOXY_RETURN_NOT_OK(context.store->PutObject(kWorkflowRunKind, name + "/" + run_id, run));
+  EPOXY_RETURN_NOT_OK(RunOf(name, run_id, context).status());
+  EPOXY_RETURN_NOT_OK(scheduler::StopWorkflowRun(*context.store, name, run_id));
   return Json::object();
 }
 

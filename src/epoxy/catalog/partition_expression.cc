@@ -9,6 +9,8 @@
 
 #include <fmt/format.h>
 
+#include "epoxy/types/value_text.h"
+
 namespace epoxy::catalog {
 namespace {
 
@@ -63,31 +65,11 @@ const char* FamilyName(KeyClass c) {
   }
 }
 
-bool Digits(std::string_view s, size_t from, size_t n) {
-  if (from + n > s.size()) return false;
-  for (size_t i = from; i < from + n; ++i) {
-    if (!std::isdigit(static_cast<unsigned char>(s[i]))) return false;
+bool AllDigits(std::string_view s) {
+  for (char c : s) {
+    if (!std::isdigit(static_cast<unsigned char>(c))) return false;
   }
   return true;
-}
-
-int Number(std::string_view s, size_t from, size_t n) {
-  int v = 0;
-  for (size_t i = from; i < from + n; ++i) v = v * 10 + (s[i] - '0');
-  return v;
-}
-
-bool ValidDate(int year, int month, int day) {
-  static const int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-  if (month < 1 || month > 12 || day < 1) return false;
-  const bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
-  return day <= kDays[month - 1] + (month == 2 && leap ? 1 : 0);
-}
-
-/// "YYYY-MM-DD" at the start of `s`.
-bool DatePrefix(std::string_view s) {
-  return s.size() >= 10 && Digits(s, 0, 4) && s[4] == '-' && Digits(s, 5, 2) && s[7] == '-' && Digits(s, 8, 2) &&
-         ValidDate(Number(s, 0, 4), Number(s, 5, 2), Number(s, 8, 2));
 }
 
 }  // namespace
@@ -97,7 +79,7 @@ Result<TypedKeyValue> ParseTypedKeyValue(std::string_view kind, std::string_view
   if (kind == "int") {
     std::string copy(text);
     size_t start = !copy.empty() && (copy[0] == '-' || copy[0] == '+') ? 1 : 0;
-    if (copy.size() > start && Digits(copy, start, copy.size() - start)) {
+    if (copy.size() > start && AllDigits(std::string_view(copy).substr(start))) {
       errno = 0;
       long long v = std::strtoll(copy.c_str(), nullptr, 10);
       if (errno == 0) {
@@ -122,19 +104,19 @@ Result<TypedKeyValue> ParseTypedKeyValue(std::string_view kind, std::string_view
     return out;
   }
   if (kind == "date") {
-    if (text.size() != 10 || !DatePrefix(text)) return Status::InvalidInput("\"{}\" is not a date", text);
+    int32_t days;
+    if (!ParseDate(text, &days)) return Status::InvalidInput("\"{}\" is not a date", text);
     out.text = std::string(text);
     return out;
   }
   if (kind == "timestamp") {
-    // YYYY-MM-DD HH:MM:SS with an optional fraction of 1 to 9 digits.
-    bool ok = text.size() >= 19 && DatePrefix(text) && text[10] == ' ' && Digits(text, 11, 2) && text[13] == ':' &&
-              Digits(text, 14, 2) && text[16] == ':' && Digits(text, 17, 2) && Number(text, 11, 2) < 24 &&
-              Number(text, 14, 2) < 60 && Number(text, 17, 2) < 60;
+    // YYYY-MM-DD HH:MM:SS with an optional fraction of 1 to 9 digits (kept to the nanosecond).
+    int64_t micros;
+    bool ok = text.size() >= 19 && ParseTimestamp(text.substr(0, 19), &micros);
     std::string fraction;
     if (ok && text.size() > 19) {
       fraction = std::string(text.substr(20));
-      ok = text[19] == '.' && !fraction.empty() && fraction.size() <= 9 && Digits(fraction, 0, fraction.size());
+      ok = text[19] == '.' && !fraction.empty() && fraction.size() <= 9 && AllDigits(fraction);
     }
     if (!ok) return Status::InvalidInput("\"{}\" is not a timestamp", text);
     fraction.resize(9, '0');

@@ -157,9 +157,7 @@ Result<int> RunTriggerCommand(const TriggerArgs& a) {
     return WriteStdout(fmt::format("trigger {} DEACTIVATED\n", a.name)).ok() ? 0 : 1;
   }
   if (a.action == "delete") {
-    EPOXY_RETURN_NOT_OK(store.DeleteObject(sch::kTriggerKind, a.name));
-    Status st = store.DeleteObject(sch::kTriggerStateKind, a.name);
-    if (!st.ok() && st.code() != StatusCode::kNotFound) return st;
+    EPOXY_RETURN_NOT_OK(sch::DeleteTrigger(store, a.name));
     return 0;
   }
   return Status::InvalidInput("unknown trigger action '{}' (create, show, list, start, stop, delete)", a.action);
@@ -224,10 +222,7 @@ Result<int> RunWorkflowCommand(const WorkflowArgs& a) {
   if (a.action == "create") {
     if (existing.ok()) return Status::AlreadyExists("AlreadyExistsException: workflow {} exists", a.name);
     EPOXY_ASSIGN_OR_RETURN(Json input, JsonArgument(a.definition, "--definition"));
-    Json workflow = {{"Name", a.name}, {"CreatedOn", now}, {"LastModifiedOn", now}};
-    for (const char* m : {"Description", "DefaultRunProperties", "MaxConcurrentRuns"}) {
-      if (input.contains(m)) workflow[m] = input[m];
-    }
+    EPOXY_ASSIGN_OR_RETURN(Json workflow, sch::WorkflowFromInput(a.name, input, nullptr, now));
     EPOXY_RETURN_NOT_OK(store.PutObject(sch::kWorkflowKind, a.name, workflow));
     return 0;
   }
@@ -258,23 +253,11 @@ Result<int> RunWorkflowCommand(const WorkflowArgs& a) {
   }
   if (a.action == "stop") {
     if (a.run_id.empty()) return Status::InvalidInput("epoxy workflow stop NAME RUN_ID");
-    auto run = store.GetObject(sch::kWorkflowRunKind, a.name + "/" + a.run_id);
-    if (!run.ok()) return catalog::WithGlueErrorName(run.status());
-    if (run->value("Status", "") != "RUNNING") {
-      return Status::InvalidInput("IllegalWorkflowStateException: run {} is {}", a.run_id, run->value("Status", ""));
-    }
-    (*run)["Status"] = "STOPPING";
-    EPOXY_RETURN_NOT_OK(store.PutObject(sch::kWorkflowRunKind, a.name + "/" + a.run_id, *run));
+    EPOXY_RETURN_NOT_OK(catalog::WithGlueErrorName(sch::StopWorkflowRun(store, a.name, a.run_id)));
     return 0;
   }
   if (a.action == "delete") {
-    EPOXY_ASSIGN_OR_RETURN(auto triggers, store.ListObjects(sch::kTriggerKind, ""));
-    for (const auto& [name, t] : triggers) {
-      if (t.value("WorkflowName", "") == a.name) EPOXY_RETURN_NOT_OK(store.DeleteObject(sch::kTriggerKind, name));
-    }
-    EPOXY_ASSIGN_OR_RETURN(auto runs, store.ListObjects(sch::kWorkflowRunKind, a.name + "/"));
-    for (const auto& [key, r] : runs) EPOXY_RETURN_NOT_OK(store.DeleteObject(sch::kWorkflowRunKind, key));
-    EPOXY_RETURN_NOT_OK(store.DeleteObject(sch::kWorkflowKind, a.name));
+    EPOXY_RETURN_NOT_OK(sch::DeleteWorkflow(store, a.name));
     return 0;
   }
   return Status::InvalidInput("unknown workflow action '{}' (create, show, list, start, stop, delete)", a.action);

@@ -7,32 +7,12 @@
 
 #include <fmt/format.h>
 
+#include "epoxy/types/value_text.h"
+
 namespace epoxy::scheduler {
 namespace {
 
 constexpr int kFirstYear = 1970, kLastYear = 2199;
-
-// Days since 1970-01-01 of a civil date, and back (the proleptic Gregorian calendar).
-int64_t DaysFromCivil(int64_t y, int m, int d) {
-  y -= m <= 2;
-  const int64_t era = (y >= 0 ? y : y - 399) / 400;
-  const int64_t yoe = y - era * 400;
-  const int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-  const int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  return era * 146097 + doe - 719468;
-}
-
-void CivilFromDays(int64_t z, int* year, int* month, int* day) {
-  z += 719468;
-  const int64_t era = (z >= 0 ? z : z - 146096) / 146097;
-  const int64_t doe = z - era * 146097;
-  const int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-  const int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-  const int64_t mp = (5 * doy + 2) / 153;
-  *day = static_cast<int>(doy - (153 * mp + 2) / 5 + 1);
-  *month = static_cast<int>(mp < 10 ? mp + 3 : mp - 9);
-  *year = static_cast<int>(yoe + era * 400 + (*month <= 2));
-}
 
 int64_t FloorDiv(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
 
@@ -44,7 +24,7 @@ int DaysInMonth(int year, int month) {
 
 /// 1 (Sunday) .. 7 (Saturday).
 int Weekday(int year, int month, int day) {
-  const int64_t days = DaysFromCivil(year, month, day);  // 1970-01-01 was a Thursday (5)
+  const int64_t days = DaysFromCivil(year, static_cast<unsigned>(month), static_cast<unsigned>(day));  // a Thursday
   return static_cast<int>(((days + 4) % 7 + 7) % 7) + 1;
 }
 
@@ -226,8 +206,10 @@ std::optional<int64_t> CronSchedule::NextAfter(int64_t after) const {
   int64_t days = FloorDiv(minute, 1440);
   int first_minute_of_day = static_cast<int>(minute - days * 1440);
   while (true) {
-    int year, month, day;
-    CivilFromDays(days, &year, &month, &day);
+    int64_t civil_year;
+    unsigned civil_month, civil_day;
+    CivilFromDays(days, &civil_year, &civil_month, &civil_day);
+    const int year = static_cast<int>(civil_year), month = static_cast<int>(civil_month), day = static_cast<int>(civil_day);
     if (year > kLastYear) return std::nullopt;
     if (year < kFirstYear || !years_[static_cast<size_t>(year - kFirstYear)]) {
       days = DaysFromCivil(year + 1, 1, 1);
@@ -235,7 +217,7 @@ std::optional<int64_t> CronSchedule::NextAfter(int64_t after) const {
       continue;
     }
     if (!months_[static_cast<size_t>(month)]) {
-      days = month == 12 ? DaysFromCivil(year + 1, 1, 1) : DaysFromCivil(year, month + 1, 1);
+      days = month == 12 ? DaysFromCivil(year + 1, 1, 1) : DaysFromCivil(year, civil_month + 1, 1);
       first_minute_of_day = 0;
       continue;
     }

@@ -101,8 +101,6 @@ Result<Json> TriggerFromInput(const Json& input, const Json* existing, catalog::
   return t;
 }
 
-Json TriggerOut(const Json& trigger) { return trigger; }
-
 Result<std::vector<std::string>> WatchedObjects(const std::string& path) {
   EPOXY_ASSIGN_OR_RETURN(auto files, FileSystemFor(path));
   auto listed = files->ListFiles(path, true);
@@ -144,6 +142,59 @@ Status ActivateTrigger(catalog::CatalogStore& store, Json trigger, double now, c
   }
   EPOXY_RETURN_NOT_OK(store.PutObject(kTriggerStateKind, name, state));
   return store.PutObject(kTriggerKind, name, trigger);
+}
+
+Status DeleteTrigger(catalog::CatalogStore& store, const std::string& name) {
+  for (const char* kind : {kTriggerKind, kTriggerStateKind}) {
+    Status st = store.DeleteObject(kind, name);
+    if (!st.ok() && st.code() != StatusCode::kNotFound) return st;
+  }
+  return Status::OK();
+}
+
+Result<Json> WorkflowFromInput(const std::string& name, const Json& input, const Json* existing, double now) {
+  EPOXY_RETURN_NOT_OK(catalog::ValidateName("workflow", name));
+  Json w = existing ? *existing : Json{{"Name", name}, {"CreatedOn", now}};
+  w["LastModifiedOn"] = now;
+  if (input.contains("Description")) w["Description"] = input["Description"];
+  if (input.contains("DefaultRunProperties")) {
+    const Json& p = input["DefaultRunProperties"];
+    if (!p.is_object()) return Status::InvalidInput("DefaultRunProperties must be a map of strings");
+    for (const auto& [k, v] : p.items()) {
+      if (!v.is_string()) return Status::InvalidInput("DefaultRunProperties {} must be a string", k);
+    }
+    w["DefaultRunProperties"] = p;
+  }
+  if (input.contains("MaxConcurrentRuns")) {
+    if (!input["MaxConcurrentRuns"].is_number_integer() || input["MaxConcurrentRuns"].get<int64_t>() < 1) {
+      return Status::InvalidInput("MaxConcurrentRuns must be a positive integer");
+    }
+    w["MaxConcurrentRuns"] = input["MaxConcurrentRuns"];
+  }
+  return w;
+}
+
+Status DeleteWorkflow(catalog::CatalogStore& store, const std::string& name) {
+  EPOXY_ASSIGN_OR_RETURN(auto triggers, store.ListObjects(kTriggerKind, ""));
+  for (const auto& [trigger, t] : triggers) {
+    if (t.value("WorkflowName", "") == name) EPOXY_RETURN_NOT_OK(DeleteTrigger(store, trigger));
+  }
+  for (const char* kind : {kActiveWorkflowRunKind, kWorkflowRunKind}) {
+    EPOXY_ASSIGN_OR_RETURN(auto runs, store.ListObjects(kind, name + "/"));
+    for (const auto& [key, run] : runs) EPOXY_RETURN_NOT_OK(store.DeleteObject(kind, key));
+  }
+  Status st = store.DeleteObject(kWorkflowKind, name);
+  return st.code() == StatusCode::kNotFound ? Status::OK() : st;
+}
+
+Status StopWorkflowRun(catalog::CatalogStore& store, const std::string& workflow, const std::string& run_id) {
+  EPOXY_ASSIGN_OR_RETURN(Json run, store.GetObject(kWorkflowRunKind, workflow + "/" + run_id));
+  if (run.value("Status", "") != "RUNNING") {
+    return Status::InvalidInput("IllegalWorkflowStateException: workflow run {} is {}, not RUNNING", run_id,
+                                run.value("Status", ""));
+  }
+  run["Status"] = "STOPPING";
+  return store.PutObject(kWorkflowRunKind, workflow + "/" + run_id, run);
 }
 
 Status RequestFiring(catalog::CatalogStore& store, const std::string& name) {

@@ -6,12 +6,14 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <random>
 #include <set>
 
 #include <fmt/format.h>
 
 #include "epoxy/common/crash_point.h"
 #include "epoxy/common/logging.h"
+#include "epoxy/jobs/run_lifecycle.h"
 #include "epoxy/scheduler/cron.h"
 #include "epoxy/scheduler/trigger_definition.h"
 
@@ -24,10 +26,6 @@ std::string Sha256Hex(const std::string& text) {
   std::string out;
   for (unsigned char b : digest) out += fmt::format("{:02x}", b);
   return out;
-}
-
-bool FinalJobState(const std::string& s) {
-  return s == "SUCCEEDED" || s == "FAILED" || s == "STOPPED" || s == "TIMEOUT" || s == "ERROR" || s == "EXPIRED";
 }
 
 /// A crawl's history entry as a condition sees it: SUCCEEDED, FAILED or CANCELLED.
@@ -43,6 +41,11 @@ Result<Json> ObjectOr(catalog::CatalogStore* store, const std::string& kind, con
 }  // namespace
 
 std::string DerivedId(const std::string& prefix, const std::string& fire_id) { return prefix + Sha256Hex(fire_id); }
+
+std::string NewWorkflowRunId(const std::string& workflow) {
+  std::random_device random;
+  return DerivedId("wr_", fmt::format("{}/{}/{}", workflow, random(), random()));
+}
 
 std::string DerivedUuid(const std::string& fire_id) {
   const std::string h = Sha256Hex(fire_id);
@@ -88,11 +91,16 @@ Status TriggerEngine::Tick() {
     }
     EPOXY_RETURN_NOT_OK(store_->DeleteObject(kWorkflowRequestKind, key));
   }
-  EPOXY_ASSIGN_OR_RETURN(auto runs, store_->ListObjects(kWorkflowRunKind, ""));
-  for (auto& [key, run] : runs) {
-    const std::string status = run.value("Status", "");
-    if (status != "RUNNING" && status != "STOPPING") continue;
-    Status st = TickWorkflowRun(std::move(run));
+  EPOXY_ASSIGN_OR_RETURN(auto active, store_->ListObjects(kActiveWorkflowRunKind, ""));
+  for (const auto& [key, marker] : active) {
+    auto run = ObjectOr(store_, kWorkflowRunKind, key, Json());
+    if (!run.ok()) return run.status();
+    const std::string status = run->is_null() ? "" : run->value("Status", "");
+    if (status != "RUNNING" && status != "STOPPING") {  // deleted, or a start that crashed half-way
+      EPOXY_RETURN_NOT_OK(store_->DeleteObject(kActiveWorkflowRunKind, key));
+      continue;
+    }
+    Status st = TickWorkflowRun(std::move(*run));
     if (!st.ok()) EPOXY_LOG(kWarning, "workflow run {}: {}", key, st.message());
   }
   return Status::OK();
@@ -266,7 +274,7 @@ Result<std::vector<Json>> TriggerEngine::Events(const Json& condition, double si
     for (const auto& r : *runs) {
       const std::string state = r.run.value("JobRunState", "");
       const double at = r.run.value("CompletedOn", 0.0);
-      if (!FinalJobState(state) || at < since) continue;
+      if (!jobs::IsFinalState(state) || at < since) continue;
       if (r.run.value("Arguments", Json::object()).value("--WORKFLOW_RUN_ID", "") != workflow_run_id) continue;
       events.push_back({{"Id", r.run.value("Id", "")}, {"At", at}, {"State", state}});
     }
@@ -341,17 +349,15 @@ Result<std::string> TriggerEngine::StartWorkflowRun(const std::string& workflow,
                                                     const std::string& given_id) {
   std::lock_guard lock(mu_);
   EPOXY_ASSIGN_OR_RETURN(Json definition, store_->GetObject(kWorkflowKind, workflow));
-  EPOXY_ASSIGN_OR_RETURN(auto runs, store_->ListObjects(kWorkflowRunKind, workflow + "/"));
-  const std::string run_id = given_id.empty() ? DerivedId("wr_", fmt::format("{}/{}/{}", workflow, clock_->Now(),
-                                                                              runs.size()))
-                                              : given_id;
-  int running = 0;
-  for (const auto& [key, r] : runs) {
-    if (r.value("WorkflowRunId", "") == run_id) return Status::AlreadyExists("workflow run {} exists", run_id);
-    running += r.value("Status", "") == "RUNNING" || r.value("Status", "") == "STOPPING";
+  const std::string run_id = given_id.empty() ? NewWorkflowRunId(workflow) : given_id;
+  if (store_->GetObject(kWorkflowRunKind, workflow + "/" + run_id).ok()) {
+    return Status::AlreadyExists("workflow run {} exists", run_id);
   }
+  // The runs in progress are the active ones: no need to read every run ever made.
+  EPOXY_ASSIGN_OR_RETURN(auto active, store_->ListObjects(kActiveWorkflowRunKind, workflow + "/"));
+  const size_t running = active.size();
   if (definition.contains("MaxConcurrentRuns") && definition["MaxConcurrentRuns"].is_number_integer() &&
-      running >= definition["MaxConcurrentRuns"].get<int>()) {
+      running >= definition["MaxConcurrentRuns"].get<size_t>()) {
     return Status::AlreadyExists("ConcurrentRunsExceededException: workflow {} already has {} run(s) running",
                                  workflow, running);
   }
@@ -359,6 +365,7 @@ Result<std::string> TriggerEngine::StartWorkflowRun(const std::string& workflow,
   for (const auto& [k, v] : properties.items()) merged[k] = v;
   Json run = {{"Name", workflow}, {"WorkflowRunId", run_id}, {"WorkflowRunProperties", merged},
               {"StartedOn", clock_->Now()}, {"Status", "RUNNING"}, {"Fired", Json::array()}};
+  EPOXY_RETURN_NOT_OK(store_->PutObject(kActiveWorkflowRunKind, workflow + "/" + run_id, Json::object()));
   EPOXY_RETURN_NOT_OK(store_->PutObject(kWorkflowRunKind, workflow + "/" + run_id, run));
   // Its start triggers: those that watch nothing.
   EPOXY_ASSIGN_OR_RETURN(auto triggers, TriggersOf(workflow));
@@ -391,8 +398,7 @@ Result<std::string> TriggerEngine::ResumeWorkflowRun(const std::string& workflow
     }
     nodes.push_back(*it);
   }
-  EPOXY_ASSIGN_OR_RETURN(auto runs, store_->ListObjects(kWorkflowRunKind, workflow + "/"));
-  const std::string run_id = DerivedId("wr_", fmt::format("{}/resume/{}/{}", workflow, previous_id, runs.size()));
+  const std::string run_id = NewWorkflowRunId(workflow);
   // Every start trigger counts as fired: only the chosen nodes and what follows them run.
   Json fired = Json::array();
   EPOXY_ASSIGN_OR_RETURN(auto triggers, TriggersOf(workflow));
@@ -402,6 +408,7 @@ Result<std::string> TriggerEngine::ResumeWorkflowRun(const std::string& workflow
   Json run = {{"Name", workflow}, {"WorkflowRunId", run_id}, {"PreviousRunId", previous_id},
               {"WorkflowRunProperties", previous.value("WorkflowRunProperties", Json::object())},
               {"StartedOn", clock_->Now()}, {"Status", "RUNNING"}, {"Fired", fired}};
+  EPOXY_RETURN_NOT_OK(store_->PutObject(kActiveWorkflowRunKind, workflow + "/" + run_id, Json::object()));
   EPOXY_RETURN_NOT_OK(store_->PutObject(kWorkflowRunKind, workflow + "/" + run_id, run));
   Json actions = Json::array();
   for (const auto& n : nodes) {
@@ -443,13 +450,9 @@ Status TriggerEngine::TickWorkflowRun(Json run) {
       if (r.run.value("Arguments", Json::object()).value("--WORKFLOW_RUN_ID", "") != id) continue;
       const std::string state = r.run.value("JobRunState", "");
       count(state);
-      if (!FinalJobState(state)) {
+      if (!jobs::IsFinalState(state)) {
         ++running;
-        if (stopping && state != "STOPPING") {
-          auto stop = jobs_->UpdateRun(r.run.value("Id", ""), {{"JobRunState", "STOPPING"}}, nullptr,
-                                       {"STARTING", "RUNNING", "WAITING"});
-          (void)stop;
-        }
+        if (stopping && state != "STOPPING") (void)jobs::StopRun(*jobs_, r.run.value("Id", ""));
       }
     }
   }
@@ -494,11 +497,13 @@ Status TriggerEngine::TickWorkflowRun(Json run) {
     }
   }
   run["Statistics"] = stats;
-  if (!fired && running == 0) {
+  const bool done = !fired && running == 0;
+  if (done) {
     run["Status"] = stopping ? "STOPPED" : "COMPLETED";
     run["CompletedOn"] = clock_->Now();
   }
-  return store_->PutObject(kWorkflowRunKind, workflow + "/" + id, run);
+  EPOXY_RETURN_NOT_OK(store_->PutObject(kWorkflowRunKind, workflow + "/" + id, run));
+  return done ? store_->DeleteObject(kActiveWorkflowRunKind, workflow + "/" + id) : Status::OK();
 }
 
 Result<Json> TriggerEngine::Graph(const std::string& workflow, const std::string& workflow_run_id) {
@@ -546,7 +551,7 @@ Result<Json> TriggerEngine::Graph(const std::string& workflow, const std::string
   for (const auto& t : triggers) {
     const std::string name = t.value("Name", "");
     EPOXY_RETURN_NOT_OK(add_node("TRIGGER", name));
-    nodes.back()["TriggerDetails"] = {{"Trigger", TriggerOut(t)}};
+    nodes.back()["TriggerDetails"] = {{"Trigger", t}};
     for (const auto& a : t.value("Actions", Json::array())) {
       const std::string type = a.contains("JobName") ? "JOB" : "CRAWLER";
       const std::string target = a.value(a.contains("JobName") ? "JobName" : "CrawlerName", "");

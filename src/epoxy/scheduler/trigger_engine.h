@@ -85,5 +85,7 @@ class TriggerEngine {
 /// UUID (crawls), all derived from the firing, so starting it twice is noticed.
 std::string DerivedId(const std::string& prefix, const std::string& fire_id);
 std::string DerivedUuid(const std::string& fire_id);
+/// A new random workflow run id ("wr_" and 64 hex digits), for runs not derived from a firing.
+std::string NewWorkflowRunId(const std::string& workflow);
 
 }  // namespace epoxy::scheduler
