@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "epoxy/expr/expression.h"
+#include "epoxy/expr/type_coercion.h"
 #include "epoxy/types/schema.h"
 
 namespace epoxy::expr {
@@ -32,14 +33,6 @@ Result<ExprPtr> Bind(const ExprPtr& e, const Schema& schema, const BindOptions& 
 
 /// The column names `e` refers to (top-level, as resolved by Bind).
 void ReferencedColumns(const Expr& bound, std::vector<int>* columns);
-
-/// Spark's implicit type for comparing values of types `a` and `b` (a string meets the other
-/// side's type); kInvalidInput when they cannot be compared.
-Result<TypePtr> ComparisonType(const TypePtr& a, const TypePtr& b);
-
-/// The type values of `a` and `b` share in CASE, COALESCE or a UNION's column: numbers widen, a
-/// string absorbs anything; kInvalidInput when there is none.
-Result<TypePtr> CommonType(const TypePtr& a, const TypePtr& b);
 
 /// `e` converted to `type`: itself when it has the type, a folded literal for a constant, else a
 /// cast node.

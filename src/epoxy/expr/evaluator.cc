@@ -8,6 +8,8 @@
 
 #include <re2/re2.h>
 
+#include "epoxy/expr/function_registry.h"
+
 #include "epoxy/common/bytes.h"
 #include "epoxy/expr/cast.h"
 #include "epoxy/expr/decimal.h"
@@ -447,7 +449,12 @@ Result<Datum> Evaluate(const Expr& e, const Batch& batch, MemoryPool* pool) {
     case ExprKind::kSubquery: return Status::Internal("a subquery reached the evaluator");
     case ExprKind::kCall: break;
   }
-  if (IsAggregateFunction(e.op)) return Status::Internal("aggregate {} evaluated as a scalar function", e.op);
+  const FunctionEntry* function = e.function;
+  if (function != nullptr && function->lazy_kernel != nullptr) return function->lazy_kernel(e, batch, pool);
+  if (function != nullptr && function->kind != FunctionKind::kScalar) {
+    return Status::Internal("{} {} evaluated as a scalar function",
+                            function->kind == FunctionKind::kAggregate ? "aggregate" : "window or generator", e.op);
+  }
   std::vector<Datum> args;
   args.reserve(e.args.size());
   bool all_constant = true;
@@ -456,8 +463,14 @@ Result<Datum> Evaluate(const Expr& e, const Batch& batch, MemoryPool* pool) {
     all_constant = all_constant && d.constant;
     args.push_back(std::move(d));
   }
-  // A call over constants only runs once, on one row.
-  const int64_t rows = all_constant && !args.empty() ? 1 : n;
+  // A deterministic call over constants only runs once, on one row.
+  const bool deterministic = function == nullptr || function->deterministic;
+  const int64_t rows = all_constant && !args.empty() && deterministic ? 1 : n;
+  if (function != nullptr && function->kernel != nullptr) {
+    EPOXY_ASSIGN_OR_RETURN(Datum out, function->kernel(e, args, rows, pool));
+    out.constant = rows == 1 && all_constant && !args.empty() && deterministic;
+    return out;
+  }
   auto done = [&](Result<ArrayPtr> out) -> Result<Datum> {
     EPOXY_RETURN_NOT_OK(out.status());
     return Datum{*out, rows == 1 && all_constant && !args.empty()};
@@ -496,7 +509,7 @@ Result<Datum> Evaluate(const Expr& e, const Batch& batch, MemoryPool* pool) {
   if (op == "like" || op == "rlike") return done(Matches(e, args[0], rows, pool));
   if (op == "case") return done(Case(e.type, args, rows, pool));
   EPOXY_ASSIGN_OR_RETURN(Datum out, CallFunction(e, args, rows, pool));
-  out.constant = rows == 1 && all_constant && !args.empty();
+  out.constant = rows == 1 && all_constant && !args.empty() && deterministic;
   return out;
 }
 

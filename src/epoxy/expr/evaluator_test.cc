@@ -185,10 +185,15 @@ TEST(EvaluatorTest, ErrorsNameWhatIsWrong) {
   EXPECT_EQ(Eval("d.model = 'x'"), "error: field 'model' not found in 'd'; its fields: os");
   EXPECT_EQ(Eval("a AND 1"), "error: type error in '(a AND 1)': and needs a boolean, got bigint (a)");
   EXPECT_EQ(Eval("d + 1"), "error: type error in '(d + 1)': + needs numbers, got struct<os:string>, int");
-  EXPECT_EQ(Eval("nofunc(a)"), "error: unknown function 'nofunc' in 'nofunc(a)'");
-  EXPECT_EQ(Eval("substring(s)"), "error: substring takes 2 to 3 arguments, got 1 in 'substring(s)'");
+  EXPECT_EQ(Eval("nofunc(a)"), "error: [UNRESOLVED_ROUTINE] unknown function 'nofunc' in 'nofunc(a)'");
+  EXPECT_EQ(Eval("uper(s)"), "error: [UNRESOLVED_ROUTINE] unknown function 'uper' in 'uper(s)'; did you mean upper?");
+  EXPECT_EQ(Eval("substring(s)"),
+            "error: [WRONG_NUM_ARGS] the function substring requires 2 to 3 parameter(s) but the actual number is 1 in "
+            "'substring(s)'");
   EXPECT_EQ(Eval("sum(a)"), "error: aggregate function sum is not allowed here ('sum(a)')");
-  EXPECT_EQ(Eval("s RLIKE '('"), "error: invalid regular expression '(' in 'rlike(s, ()': missing ): (");
+  EXPECT_EQ(Eval("s RLIKE '('"),
+            "error: type error in 'rlike(s, ()': [INVALID_PARAMETER_VALUE.PATTERN] invalid regular expression '(': "
+            "missing ): (");
 }
 
 TEST(EvaluatorTest, ConstantsFoldAtBindTime) {

@@ -6,6 +6,9 @@
 
 #include <set>
 
+#include "epoxy/expr/external_functions.h"
+#include "epoxy/expr/function_registry.h"
+
 namespace epoxy::expr {
 
 ExprPtr Expr::Column(std::vector<std::string> name) {
@@ -40,6 +43,7 @@ ExprPtr Expr::Cast(ExprPtr operand, TypePtr to) {
 }
 
 std::string Expr::ToString() const {
+  if (!rendered.empty()) return rendered;
   switch (kind) {
     case ExprKind::kColumn: return name.back();
     case ExprKind::kStar: return name.empty() ? "*" : name[0] + ".*";
@@ -79,7 +83,7 @@ std::string Expr::ToString() const {
   if (op == "is_null") return fmt::format("({} IS NULL)", args[0]->ToString());
   if (op == "is_not_null") return fmt::format("({} IS NOT NULL)", args[0]->ToString());
   if (op == "like" || op == "rlike") {
-    return fmt::format("{}({}, {})", op, args[0]->ToString(), args[1]->ToString());
+    return fmt::format("{}({}, {})", display_name.empty() ? op : display_name, args[0]->ToString(), args[1]->ToString());
   }
   if (op == "in") {
     std::vector<std::string> values;
@@ -95,8 +99,9 @@ std::string Expr::ToString() const {
   }
   std::vector<std::string> parts;
   for (const auto& a : args) parts.push_back(a->ToString());
+  const std::string& shown = display_name.empty() ? op : display_name;
   std::string call = op == "count" && args.empty() ? "count(1)"
-                                                   : fmt::format("{}({}{})", op, distinct ? "DISTINCT " : "", fmt::join(parts, ", "));
+                                                   : fmt::format("{}({}{})", shown, distinct ? "DISTINCT " : "", fmt::join(parts, ", "));
   if (window == nullptr) return call;
   std::vector<std::string> spec;
   if (!window->partition_by.empty()) {
@@ -128,19 +133,23 @@ std::string Expr::ToString() const {
   return fmt::format("{} OVER ({})", call, fmt::join(spec, " "));
 }
 
+namespace {
+
+const FunctionEntry* BuiltinOf(const std::string& op) {
+  if (FindExternalFunction(op) != nullptr) return nullptr;  // a UDF hides a built-in of its name
+  return FunctionRegistry::Builtins().Find(op);
+}
+
+}  // namespace
+
 bool IsAggregateFunction(const std::string& op) {
-  static const std::set<std::string> kAggregates = {
-      "count", "sum", "min", "max", "avg", "mean", "first", "last", "first_value", "last_value", "any_value",
-      "collect_list", "collect_set", "stddev", "stddev_samp", "stddev_pop", "std", "variance", "var_samp",
-      "var_pop", "approx_count_distinct", "bool_and", "bool_or", "every", "some", "any", "count_if",
-      "median", "mode", "product", "skewness", "kurtosis", "covar_pop", "covar_samp", "corr", "array_agg"};
-  return kAggregates.count(op) > 0;
+  const FunctionEntry* entry = BuiltinOf(op);
+  return entry != nullptr && entry->kind == FunctionKind::kAggregate;
 }
 
 bool IsWindowFunction(const std::string& op) {
-  static const std::set<std::string> kWindow = {"row_number", "rank", "dense_rank", "percent_rank", "cume_dist",
-                                                "ntile", "lag", "lead", "nth_value"};
-  return kWindow.count(op) > 0;
+  const FunctionEntry* entry = BuiltinOf(op);
+  return entry != nullptr && entry->kind == FunctionKind::kWindow;
 }
 
 bool ContainsAggregate(const Expr& e) {

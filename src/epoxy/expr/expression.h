@@ -16,6 +16,7 @@ class RE2;
 namespace epoxy::expr {
 
 struct Expr;
+struct FunctionEntry;
 using ExprPtr = std::shared_ptr<const Expr>;
 
 enum class ExprKind { kColumn, kLiteral, kCall, kCast, kStar, kSubquery };
@@ -66,6 +67,14 @@ struct Expr {
 
   // Set by Bind():
   TypePtr type;            // the result type
+  /// kCall: the registry entry that evaluates it (null for UDFs and for calls the evaluator runs
+  /// by their operator name).
+  const FunctionEntry* function = nullptr;
+  /// kCall: the function name Spark shows for the call (the name as written, or the entry's
+  /// fixed display name); empty: `op`.
+  std::string display_name;
+  /// When set, ToString() returns it: the call as written before a rewrite (nullif, to_date).
+  std::string rendered;
   int column = -1;         // kColumn: index of the top-level column in the input
   /// kColumn: already resolved to `column` of the schema it will be bound against (a front end
   /// expanding `*` over columns whose names alone may be ambiguous).

@@ -272,6 +272,16 @@ Result<ArrayPtr> MathUnary(const std::string& op, const Expr& e, const std::vect
 
 }  // namespace
 
+Result<Datum> CoalesceKernel(const Expr& call, const std::vector<Datum>& args, int64_t n, MemoryPool* pool) {
+  EPOXY_ASSIGN_OR_RETURN(ArrayPtr out, Coalesce(call.type, args, n, pool));
+  return Datum{out, false};
+}
+
+Result<Datum> ExtremeKernel(const Expr& call, const std::vector<Datum>& args, int64_t n, MemoryPool* pool) {
+  EPOXY_ASSIGN_OR_RETURN(ArrayPtr out, Extreme(call.op == "greatest", call.type, args, n, pool));
+  return Datum{out, false};
+}
+
 Result<Datum> CallFunction(const Expr& e, const std::vector<Datum>& args, int64_t n, MemoryPool* pool) {
   const std::string& op = e.op;
   if (auto external = FindExternalFunction(op)) {

@@ -26,7 +26,7 @@ def call_engine(fn, *args):
         return fn(*args)
     except native().Error as e:
         message = str(e)
-        if message.startswith("unknown function"):
+        if "unknown function" in message:
             raise PySparkNotImplementedError(message + " (not supported by epoxy)") from None
         raise from_engine(e) from None
 
