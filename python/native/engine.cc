@@ -158,7 +158,7 @@ Status Engine::RegisterDatabase(const std::string& name, std::map<std::string, s
   plan::ScanSource scan;
   scan.root = source->Describe();
   scan.data_schema = source->schema();
-  scan.database = std::move(source);
+  scan.table_source = std::move(source);
   EPOXY_ASSIGN_OR_RETURN(plan::PlanPtr plan, plan::Scan(std::move(scan)));
   views_[name] = std::move(plan);
   return Status::OK();

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // DatabaseSource: a table or query of a PostgreSQL or SQLite database, read as Glue's JDBC
-// sources and Spark's jdbc format read it. Columns come from the database's description of the
+// sources and Spark's jdbc format read it; a scan reads it as a plan::TableSource. Columns come from the database's description of the
 // statement; a read sends one statement per partition (hash or range partitions, each on its own
 // connection, all in one exported snapshot), with the scan's columns, the pushable part of its
 // filter and its limit, and streams the rows a fetch at a time.
@@ -16,6 +16,7 @@
 #include "epoxy/database/type_mapping.h"
 #include "epoxy/expr/expression.h"
 #include "epoxy/format/record_reader.h"
+#include "epoxy/plan/table_source.h"
 #include "epoxy/types/schema.h"
 
 namespace epoxy::database {
@@ -44,17 +45,17 @@ struct ReadSpec {
 /// values are text as Python passes them (lists as JSON or comma-separated).
 Result<ReadSpec> ParseReadOptions(const std::map<std::string, std::string>& options);
 
-class DatabaseSource {
+class DatabaseSource final : public plan::TableSource {
  public:
   /// Connects once to describe the columns (and find the primary key of a table).
   static Result<std::shared_ptr<DatabaseSource>> Open(ReadSpec spec);
 
   const ReadSpec& spec() const { return spec_; }
-  const SchemaPtr& schema() const { return schema_; }
+  const SchemaPtr& schema() const override { return schema_; }
   const std::vector<ColumnMapping>& columns() const { return columns_; }
   const std::vector<std::string>& primary_key() const { return primary_key_; }
   /// "postgresql://host:5432/db table public.orders", for explain and logs.
-  std::string Describe() const;
+  std::string Describe() const override;
 
   /// Makes every read of this source bookmarked. Checks the keys: they exist, order, and default
   /// to the primary key.
@@ -64,7 +65,7 @@ class DatabaseSource {
   /// A reader of `columns` (indexes into schema(); empty: all) with `filter` (bound over schema())
   /// pushed where it can be, and at most `limit` rows when it all was (-1: no limit).
   Result<std::unique_ptr<RecordReader>> OpenReader(const std::vector<int>& columns, const expr::ExprPtr& filter,
-                                                   int64_t limit, MemoryPool* pool) const;
+                                                   int64_t limit, MemoryPool* pool) const override;
 
  private:
   explicit DatabaseSource(ReadSpec spec) : spec_(std::move(spec)) {}

@@ -221,18 +221,18 @@ PlanPtr DistinctAsAggregate(const PlanPtr& distinct) {
   return node;
 }
 
-/// `plan` with `limit` handed to its database scan, when only projections lie between the limit
-/// and the scan (the scan sends it as LIMIT when the whole filter went into its SQL too); null
-/// otherwise.
-PlanPtr WithDatabaseLimit(const PlanPtr& plan, int64_t limit) {
+/// `plan` with `limit` handed to its table source's scan (a database), when only projections lie
+/// between the limit and the scan (a database sends it as LIMIT when the whole filter went into its
+/// SQL too); null otherwise.
+PlanPtr WithSourceLimit(const PlanPtr& plan, int64_t limit) {
   if (plan->kind == PlanKind::kScan) {
-    if (plan->source.database == nullptr) return nullptr;
+    if (plan->source.table_source == nullptr) return nullptr;
     auto limited = std::make_shared<plan::PlanNode>(*plan);
     limited->scan_limit = limit;
     return limited;
   }
   if (plan->kind != PlanKind::kProject) return nullptr;
-  PlanPtr input = WithDatabaseLimit(plan->inputs[0], limit);
+  PlanPtr input = WithSourceLimit(plan->inputs[0], limit);
   if (input == nullptr) return nullptr;
   auto project = std::make_shared<plan::PlanNode>(*plan);
   project->inputs = {input};
@@ -265,7 +265,7 @@ Result<std::unique_ptr<Operator>> MakeSource(const PlanPtr& node, ExecContext* c
       if (UsesTopN(*node)) {
         EPOXY_ASSIGN_OR_RETURN(auto sorted_input, MakePipeline(below->inputs[0], context));
         EPOXY_ASSIGN_OR_RETURN(input, MakeSort(below, std::move(sorted_input), node->limit + node->offset, context));
-      } else if (PlanPtr limited = WithDatabaseLimit(below, node->limit + node->offset); limited && node->limit >= 0) {
+      } else if (PlanPtr limited = WithSourceLimit(below, node->limit + node->offset); limited && node->limit >= 0) {
         EPOXY_ASSIGN_OR_RETURN(input, MakeOperator(limited, context));
       } else {
         EPOXY_ASSIGN_OR_RETURN(input, MakeOperator(below, context));

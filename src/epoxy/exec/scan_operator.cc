@@ -9,8 +9,8 @@
 #include "epoxy/exec/operator.h"
 #include "epoxy/expr/cast.h"
 #include "epoxy/expr/evaluator.h"
-#include "epoxy/expr/pushdown.h"
 #include "epoxy/format/parquet/parquet_reader.h"
+#include "epoxy/plan/scan_predicate.h"
 #include "epoxy/plan/source.h"
 #include "epoxy/storage/glob.h"
 #include "epoxy/vector/builder.h"
@@ -62,7 +62,7 @@ class ScanOperator final : public BatchSource {
   Status Open() {
     const plan::ScanSource& source = node_->source;
     num_data_ = source.data_schema->num_fields();
-    if (source.database != nullptr) return OpenDatabase();
+    if (source.table_source != nullptr) return OpenTableSource();
     std::vector<plan::PartitionDir> partitions;
     if (!source.partition_keys.empty()) {
       if (source.from_catalog) {
@@ -101,7 +101,7 @@ class ScanOperator final : public BatchSource {
       if (static_cast<int>(names.size()) < num_data_) read_.format_options["columns"] = fmt::format("{}", fmt::join(names, ","));
     }
     if (node_->row_filter && source.format == FileFormat::kParquet) {
-      statistics_ = expr::LowerToPredicate(*node_->row_filter, *source.data_schema);
+      statistics_ = plan::LowerToPredicate(*node_->row_filter, *source.data_schema);
     }
     if (source.file_selector != nullptr && !source.file_selector->ordered() && partitions_.size() > 1) {
       EPOXY_RETURN_NOT_OK(SelectAllPartitions());
@@ -171,8 +171,8 @@ class ScanOperator final : public BatchSource {
   }
 
  private:
-  /// A database source: one reader, sent the scan's columns, the filter and the limit.
-  Status OpenDatabase() {
+  /// A table source (a database): one reader, sent the scan's columns, the filter and the limit.
+  Status OpenTableSource() {
     std::vector<int> columns;
     if (node_->columns_pushed) {
       for (int c : node_->columns) {
@@ -180,8 +180,8 @@ class ScanOperator final : public BatchSource {
       }
       if (columns.empty() && num_data_ > 0) columns.push_back(0);  // count(*): one column
     }
-    EPOXY_ASSIGN_OR_RETURN(reader_, node_->source.database->OpenReader(columns, node_->row_filter, node_->scan_limit,
-                                                                       context_->memory));
+    EPOXY_ASSIGN_OR_RETURN(reader_, node_->source.table_source->OpenReader(columns, node_->row_filter,
+                                                                           node_->scan_limit, context_->memory));
     CrashPoint("read");
     return Status::OK();
   }

@@ -87,9 +87,9 @@ std::string PlanNode::Explain(int indent) const {
   std::string line = pad + KindName(kind);
   switch (kind) {
     case PlanKind::kScan: {
-      if (source.database != nullptr) {
-        line += " " + (source.catalog_table.empty() ? source.database->Describe()
-                                                    : source.catalog_table + " (" + source.database->Describe() + ")");
+      if (source.table_source != nullptr) {
+        const std::string described = source.table_source->Describe();
+        line += " " + (source.catalog_table.empty() ? described : source.catalog_table + " (" + described + ")");
       } else {
         line += fmt::format(" {} {}", FileFormatName(source.format),
                             source.catalog_table.empty() ? source.root : source.catalog_table + " (" + source.root + ")");

@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "epoxy/database/database_source.h"
 #include "epoxy/expr/binder.h"
 #include "epoxy/expr/expression.h"
 #include "epoxy/format/record_reader.h"
+#include "epoxy/plan/table_source.h"
 #include "epoxy/types/schema.h"
 
 namespace epoxy::plan {
@@ -61,8 +61,9 @@ struct ScanSource {
   std::vector<PartitionDir> discovered;
   /// A job bookmark: chooses which listed files are read (null: all of them).
   std::shared_ptr<FileSelector> file_selector;
-  /// A table or query of a database instead of files (format, root and the file options unused).
-  std::shared_ptr<const database::DatabaseSource> database;
+  /// Rows from somewhere other than files, a database table or query (format, root and the file
+  /// options unused).
+  std::shared_ptr<const TableSource> table_source;
 };
 
 struct PlanNode;

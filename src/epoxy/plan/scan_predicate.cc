@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
-// Expression to statistics predicate.
-#include "epoxy/expr/pushdown.h"
+// A scan's filter expression to the readers' statistics predicate.
+#include "epoxy/plan/scan_predicate.h"
 
 #include <optional>
 
-namespace epoxy::expr {
+namespace epoxy::plan {
 namespace {
+
+using expr::Expr;
+using expr::ExprKind;
+using expr::Scalar;
 
 std::optional<Literal> ToLiteral(const Scalar& s) {
   if (s.is_null()) return std::nullopt;
@@ -71,4 +75,4 @@ PredicatePtr LowerToPredicate(const Expr& e, const Schema& schema) {
   return nullptr;
 }
 
-}  // namespace epoxy::expr
+}  // namespace epoxy::plan
