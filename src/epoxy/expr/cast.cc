@@ -350,6 +350,38 @@ std::string SparkDoubleText(double value, bool is_float) {
   return text;
 }
 
+namespace {
+
+/// Arrays, maps and structs convert member by member (a struct's fields by position, taking the
+/// target's names), as Spark's Cast.canCast.
+bool CanCastNested(const DataType& from, const DataType& to) {
+  if (from.fields().size() != to.fields().size()) return false;
+  for (size_t i = 0; i < from.fields().size(); ++i) {
+    if (!CanCast(*from.fields()[i].type, *to.fields()[i].type)) return false;
+  }
+  return true;
+}
+
+/// An array, map or struct converted member by member: its validity and offsets stay, only its
+/// children are cast (a map's child is its struct of keys and values).
+Result<ArrayPtr> CastNested(const ArrayPtr& input, const TypePtr& to, MemoryPool* pool, CastRules rules) {
+  std::vector<ArrayPtr> children;
+  if (to->id() == TypeId::kStruct) {
+    for (size_t i = 0; i < to->fields().size(); ++i) {
+      EPOXY_ASSIGN_OR_RETURN(ArrayPtr child, CastArray(input->child(static_cast<int>(i)), to->fields()[i].type, pool, rules));
+      children.push_back(std::move(child));
+    }
+  } else {
+    TypePtr child_type = to->id() == TypeId::kArray ? to->element()
+                                                    : DataType::Struct({{"key", to->key()}, {"value", to->value()}});
+    EPOXY_ASSIGN_OR_RETURN(ArrayPtr child, CastArray(input->child(0), child_type, pool, rules));
+    children.push_back(std::move(child));
+  }
+  return Array::Make(to, input->length(), input->buffers(), std::move(children), input->null_count(), input->offset());
+}
+
+}  // namespace
+
 bool CanCast(const DataType& from, const DataType& to) {
   if (from.Equals(to) || from.id() == TypeId::kNull) return true;
   if (from.id() == TypeId::kChoice) {  // a DynamicFrame choice: each member must convert
@@ -359,6 +391,7 @@ bool CanCast(const DataType& from, const DataType& to) {
     return true;
   }
   TypeId f = from.id(), t = to.id();
+  if (f == t && (f == TypeId::kArray || f == TypeId::kMap || f == TypeId::kStruct)) return CanCastNested(from, to);
   auto scalar = [](TypeId id) { return id != TypeId::kArray && id != TypeId::kMap && id != TypeId::kStruct && id != TypeId::kChoice; };
   if (!scalar(f) || !scalar(t)) return false;
   if (t == TypeId::kString || f == TypeId::kString) return true;
@@ -375,6 +408,9 @@ Result<ArrayPtr> CastArray(const ArrayPtr& input, const TypePtr& to, MemoryPool*
     return Status::InvalidInput("cannot cast {} to {}", input->type()->ToString(), to->ToString());
   }
   const TypeId from = input->type_id();
+  if (from == to->id() && (from == TypeId::kArray || from == TypeId::kMap || from == TypeId::kStruct)) {
+    return CastNested(input, to, pool, rules);
+  }
   if (from == TypeId::kChoice) {
     // Each member converted on its own, then each row takes its member's value.
     std::vector<ArrayPtr> members;

@@ -22,6 +22,14 @@ int NumericRank(TypeId id) {
   }
 }
 
+bool SameNameIgnoringCase(const std::string& a, const std::string& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i]))) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 TypePtr WiderNumeric(const TypePtr& a, const TypePtr& b) {
@@ -67,6 +75,41 @@ Result<TypePtr> CommonType(const TypePtr& a, const TypePtr& b) {
     return DataType::Timestamp();
   }
   return Status::InvalidInput("no common type for {} and {}", a->ToString(), b->ToString());
+}
+
+TypePtr WiderTypeWithoutStringPromotion(const TypePtr& a, const TypePtr& b) {
+  if (a->Equals(*b) || b->id() == TypeId::kNull) return a;
+  if (a->id() == TypeId::kNull) return b;
+  if (IsNumeric(a->id()) && IsNumeric(b->id())) return WiderNumeric(a, b);
+  if ((a->id() == TypeId::kDate && b->id() == TypeId::kTimestamp) || (a->id() == TypeId::kTimestamp && b->id() == TypeId::kDate)) {
+    return DataType::Timestamp();
+  }
+  if (a->id() != b->id()) return nullptr;
+  switch (a->id()) {
+    case TypeId::kArray: {
+      TypePtr element = WiderTypeWithoutStringPromotion(a->element(), b->element());
+      return element == nullptr ? nullptr : DataType::Array(element);
+    }
+    case TypeId::kMap: {
+      TypePtr key = WiderTypeWithoutStringPromotion(a->key(), b->key());
+      TypePtr value = WiderTypeWithoutStringPromotion(a->value(), b->value());
+      return key == nullptr || value == nullptr ? nullptr : DataType::Map(key, value);
+    }
+    case TypeId::kStruct: {
+      if (a->fields().size() != b->fields().size()) return nullptr;
+      std::vector<Field> fields;
+      for (size_t i = 0; i < a->fields().size(); ++i) {
+        const Field& fa = a->fields()[i];
+        const Field& fb = b->fields()[i];
+        if (!SameNameIgnoringCase(fa.name, fb.name)) return nullptr;
+        TypePtr t = WiderTypeWithoutStringPromotion(fa.type, fb.type);
+        if (t == nullptr) return nullptr;
+        fields.push_back({fa.name, t});
+      }
+      return DataType::Struct(std::move(fields));
+    }
+    default: return nullptr;
+  }
 }
 
 }  // namespace epoxy::expr

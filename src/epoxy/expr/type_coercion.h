@@ -24,4 +24,9 @@ Result<TypePtr> ComparisonType(const TypePtr& a, const TypePtr& b);
 /// string absorbs anything; kInvalidInput when there is none.
 Result<TypePtr> CommonType(const TypePtr& a, const TypePtr& b);
 
+/// Spark's findWiderTypeWithoutStringPromotion (an inline table's column type): numbers widen, a
+/// date meets a timestamp, arrays, maps and structs (same field count) widen element by element;
+/// a string never absorbs another type. Null when there is none.
+TypePtr WiderTypeWithoutStringPromotion(const TypePtr& a, const TypePtr& b);
+
 }  // namespace epoxy::expr

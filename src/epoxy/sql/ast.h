@@ -23,7 +23,7 @@ struct TableRef;
 using TableRefPtr = std::shared_ptr<const TableRef>;
 
 struct TableRef {
-  enum class Kind { kTable, kFiles, kSubquery, kJoin };
+  enum class Kind { kTable, kFiles, kSubquery, kJoin, kValues };
   Kind kind = Kind::kTable;
   std::string database, table;  // kTable: [db.]table (or a WITH name)
   FileFormat format = FileFormat::kParquet;
@@ -35,6 +35,8 @@ struct TableRef {
   expr::ExprPtr condition;             // ON
   std::vector<std::string> using_columns;  // USING (a, b); NATURAL fills it when planned
   bool natural = false;
+  /// kValues: an inline table's rows (`VALUES (1, 'a'), (2, 'b')`), one expression per column.
+  std::vector<std::vector<expr::ExprPtr>> rows;
   std::string alias;
   std::vector<std::string> column_aliases;  // AS t(a, b)
 };

@@ -161,10 +161,66 @@ class Parser {
       EPOXY_RETURN_NOT_OK(p_.ExpectOperator(")"));
       return inner;
     }
+    if (p_.Peek().IsKeyword("VALUES")) {  // an inline table as a query: SELECT * FROM VALUES ...
+      EPOXY_ASSIGN_OR_RETURN(TableRefPtr values, ParseInlineTable());
+      return QueryPtr(SelectAllFrom(values));
+    }
+    if (p_.Peek().IsKeyword("TABLE") && p_.Peek(1).kind != Token::Kind::kOperator) {  // TABLE t
+      p_.Next();
+      EPOXY_ASSIGN_OR_RETURN(TableRefPtr table, ParseTableName());
+      return QueryPtr(SelectAllFrom(table));
+    }
     EPOXY_ASSIGN_OR_RETURN(SelectCore core, ParseSelect());
     auto q = std::make_shared<Query>();
     q->select = std::move(core);
     return QueryPtr(q);
+  }
+
+  static std::shared_ptr<Query> SelectAllFrom(TableRefPtr ref) {
+    auto out = std::make_shared<Query>();
+    out->select.items.push_back({Star(), ""});
+    out->select.from.push_back(std::move(ref));
+    return out;
+  }
+
+  /// VALUES row, row, ... [[AS] alias[(names)]]. A row is `(e1, e2, ...)` (one value a column) or
+  /// one expression (a one-column row), as Spark's two styles of inline table.
+  Result<TableRefPtr> ParseInlineTable() {
+    EPOXY_RETURN_NOT_OK(p_.ExpectKeyword("VALUES"));
+    auto ref = std::make_shared<TableRef>();
+    ref->kind = TableRef::Kind::kValues;
+    do {
+      std::vector<expr::ExprPtr> row;
+      if (p_.Peek().IsOperator("(") && !p_.Peek(1).IsKeyword("SELECT") && !p_.Peek(1).IsKeyword("WITH")) {
+        EPOXY_ASSIGN_OR_RETURN(row, ParseExprTuple());
+        if (row.empty()) return p_.Expected("a value in the inline table's row");
+      } else {
+        EPOXY_ASSIGN_OR_RETURN(expr::ExprPtr e, p_.ParseExpr());
+        row.push_back(std::move(e));
+      }
+      ref->rows.push_back(std::move(row));
+    } while (p_.AcceptOperator(","));
+    EPOXY_RETURN_NOT_OK(ParseAlias(ref.get()));
+    return TableRefPtr(ref);
+  }
+
+  /// Whether an inline table starts here (VALUES followed by a row, not a table named values).
+  bool AtInlineTable() const {
+    if (!p_.Peek().IsKeyword("VALUES")) return false;
+    const Token& next = p_.Peek(1);
+    if (next.kind == Token::Kind::kEnd || next.IsOperator(",") || next.IsOperator(")") || next.IsOperator(";")) return false;
+    return !(next.kind == Token::Kind::kIdentifier && IsClauseKeyword(next));
+  }
+
+  /// [db.]table
+  Result<TableRefPtr> ParseTableName() {
+    auto ref = std::make_shared<TableRef>();
+    EPOXY_ASSIGN_OR_RETURN(ref->table, p_.ParseIdentifier());
+    if (p_.AcceptOperator(".")) {
+      ref->database = ref->table;
+      EPOXY_ASSIGN_OR_RETURN(ref->table, p_.ParseIdentifier());
+    }
+    return TableRefPtr(ref);
   }
 
   Status ParseHint(const std::string& text, SelectCore* core) {
@@ -395,8 +451,10 @@ class Parser {
 
   Result<TableRefPtr> ParseTablePrimary() {
     auto ref = std::make_shared<TableRef>();
+    if (AtInlineTable()) return ParseInlineTable();
     if (p_.AcceptOperator("(")) {
-      if (p_.Peek().IsKeyword("SELECT") || p_.Peek().IsKeyword("WITH") || p_.Peek().IsOperator("(")) {
+      if (p_.Peek().IsKeyword("SELECT") || p_.Peek().IsKeyword("WITH") || p_.Peek().IsOperator("(") ||
+          AtInlineTable() || p_.Peek().IsKeyword("TABLE")) {
         ref->kind = TableRef::Kind::kSubquery;
         EPOXY_ASSIGN_OR_RETURN(ref->subquery, ParseQuery());
         EPOXY_RETURN_NOT_OK(p_.ExpectOperator(")"));
@@ -446,9 +504,10 @@ Result<Statement> ParseStatement(std::string_view text) {
     p.AcceptKeyword("EXTENDED");
     p.AcceptKeyword("FORMATTED");
   }
-  if (!p.Peek().IsKeyword("SELECT") && !p.Peek().IsKeyword("WITH") && !p.Peek().IsOperator("(")) {
+  if (!p.Peek().IsKeyword("SELECT") && !p.Peek().IsKeyword("WITH") && !p.Peek().IsOperator("(") &&
+      !p.Peek().IsKeyword("VALUES") && !(p.Peek().IsKeyword("TABLE") && p.Peek(1).kind != Token::Kind::kOperator)) {
     if (p.AtEnd()) return Status::InvalidInput("an empty statement");
-    return Status::NotSupported("only queries (SELECT, WITH, EXPLAIN) are supported by epoxy sql, not '{}'", p.Peek().text);
+    return Status::NotSupported("only queries (SELECT, WITH, VALUES, TABLE, EXPLAIN) are supported by epoxy sql, not '{}'", p.Peek().text);
   }
   EPOXY_ASSIGN_OR_RETURN(statement.query, parser.ParseQuery());
   p.AcceptOperator(";");

@@ -26,7 +26,8 @@ void CollectTables(const Query& q, bool* any);
 void CollectTables(const TableRef& ref, bool* any) {
   switch (ref.kind) {
     case TableRef::Kind::kTable: *any = true; break;
-    case TableRef::Kind::kFiles: break;
+    case TableRef::Kind::kFiles:
+    case TableRef::Kind::kValues: break;
     case TableRef::Kind::kSubquery: CollectTables(*ref.subquery, any); break;
     case TableRef::Kind::kJoin:
       CollectTables(*ref.left, any);
@@ -504,6 +505,7 @@ Result<Scope> Planner::PlanTableRef(const TableRef& ref, const SelectCore& core,
       return Renamed(std::move(scope), ref.alias, ref.column_aliases);
     }
     case TableRef::Kind::kJoin: return PlanJoin(ref, core, ctes);
+    case TableRef::Kind::kValues: return PlanInlineTable(ref);
   }
   return Status::Internal("unknown table reference");
 }

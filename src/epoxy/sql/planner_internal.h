@@ -66,6 +66,10 @@ class Planner {
 /// The name a subquery's value column gets (unique within one planning).
 std::string PlaceholderName(int k);
 
+/// An inline table (`VALUES ... AS t(a, b)`): its rows computed into memory, each column of its
+/// values' wider type, qualified by the alias (inline_table.cc).
+Result<Scope> PlanInlineTable(const TableRef& ref);
+
 /// `*` and `t.*` in a select list expanded to the scope's columns.
 Result<std::vector<expr::ExprPtr>> ExpandStars(const std::vector<expr::ExprPtr>& items, const Scope& scope,
                                                std::vector<std::string>* names);

@@ -55,7 +55,7 @@ TEST(SqlParserTest, ShapesAndErrors) {
   EXPECT_EQ(Error("SELECT a FROM t LIMIT x"), "LIMIT needs a whole number, got 'x'");
   EXPECT_EQ(Error("SELECT a b c FROM t"), "syntax error: expected the end of the statement at position 12 of 'SELECT a b c FROM t', found 'c'");
   EXPECT_EQ(Error("SELECT FROM t"), "syntax error: expected an expression at position 8 of 'SELECT FROM t', found 'FROM'");
-  EXPECT_EQ(Error("DELETE FROM t"), "only queries (SELECT, WITH, EXPLAIN) are supported by epoxy sql, not 'DELETE'");
+  EXPECT_EQ(Error("DELETE FROM t"), "only queries (SELECT, WITH, VALUES, TABLE, EXPLAIN) are supported by epoxy sql, not 'DELETE'");
   EXPECT_EQ(Error("SELECT a FROM t LEFT JOIN u"), "syntax error: expected ON or USING after left outer JOIN at position 28 of 'SELECT a FROM t LEFT JOIN u', found the end");
 }
 
