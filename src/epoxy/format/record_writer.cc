@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "epoxy/format/spark_row_writer.h"
 #include "epoxy/types/value_text.h"
 
 namespace epoxy {
@@ -346,6 +347,7 @@ std::unique_ptr<RecordWriter> RecordWriter::Make(TextFormat format, Sink sink, i
     case TextFormat::kCsv: return std::make_unique<CsvTextWriter>(std::move(sink));
     case TextFormat::kTable:
       return std::make_unique<TableWriter>(std::move(sink), max_rows < 0 ? 20 : max_rows);
+    case TextFormat::kSpark: return MakeSparkRowWriter(std::move(sink));
   }
   return nullptr;
 }

@@ -20,7 +20,8 @@ void AppendJsonString(std::string_view text, std::string* out);
 /// give "".
 void AppendPlainValue(const Array& array, int64_t row, std::string* out);
 
-enum class TextFormat { kJsonLines, kCsv, kTable };
+/// kSpark: rows as spark-sql prints them (spark_row_writer.h), timestamps in UTC.
+enum class TextFormat { kJsonLines, kCsv, kTable, kSpark };
 
 /// Writes batches as text to a sink. Not thread-safe.
 class RecordWriter {
