@@ -171,10 +171,13 @@ int main(int argc, char** argv) {
 
   epoxy::cli::SqlArgs sql_args;
   CLI::App* sql = app.add_subcommand("sql", "run a SELECT over catalog tables and files");
-  sql->add_option("query", sql_args.query,
-                  "a SELECT (joins, GROUP BY, windows, subqueries, set operations, ORDER BY; see the README) over db.table, parquet.`path`, json.`path` or csv.`path`")
-      ->required();
-  sql->add_option("--output", sql_args.output, "table (default), csv or jsonl");
+  CLI::Option* sql_query = sql->add_option("query", sql_args.query,
+                  "statements separated by ';': SELECT (joins, GROUP BY, windows, subqueries, set operations, ORDER BY; see the README) over db.table, parquet.`path`, json.`path` or csv.`path`");
+  CLI::Option* sql_file = sql->add_option("-f,--file", sql_args.file, "read the statements from this file");
+  sql_query->excludes(sql_file);
+  sql->add_option("--conf", sql_args.conf, "a session setting key=value, e.g. spark.sql.session.timeZone=UTC; repeatable")
+      ->allow_extra_args(false);
+  sql->add_option("--output", sql_args.output, "table (default), csv, jsonl or spark (rows as spark-sql prints them)");
   sql->add_option("--max-rows", sql_args.max_rows, "table output: rows shown (default 20)");
   sql->add_flag("--profile", sql_args.profile, "print the run's metrics (files, row groups, rows, time, memory) to stderr");
   sql->add_flag("--json", sql_args.json, "with --profile: the metrics as one JSON object");
@@ -340,6 +343,9 @@ int main(int argc, char** argv) {
   } else if (*crawler) {
     result = epoxy::cli::RunCrawlerCommand(crawler_args);
   } else if (*sql) {
+    if (sql_args.query.empty() && sql_args.file.empty()) {
+      return Fail(epoxy::Status::InvalidInput("epoxy sql: give the statements or -f FILE"));
+    }
     result = epoxy::cli::RunSql(sql_args);
   } else if (*classifier) {
     result = epoxy::cli::RunClassifierCommand(classifier_args);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// `epoxy sql "SELECT ..."`: a query over catalog tables and files, printed like `epoxy cat`.
+// `epoxy sql "SELECT ...; SELECT ..."` and `epoxy sql -f FILE`: statements over catalog tables
+// and files, each one's rows printed in turn (like `epoxy cat`, or as spark-sql prints them).
 #pragma once
 
 #include <string>
@@ -10,8 +11,10 @@
 namespace epoxy::cli {
 
 struct SqlArgs {
-  std::string query;
-  std::string output = "table";  // table | csv | jsonl
+  std::string query;             // one or more `;`-separated statements
+  std::string file;              // -f: read the statements from this file instead
+  std::vector<std::string> conf; // --conf key=value: session settings
+  std::string output = "table";  // table | csv | jsonl | spark
   int64_t max_rows = -1;         // table output: rows shown (-1: 20)
   bool profile = false;          // the run's metrics on stderr
   bool json = false;             // with --profile: as one JSON object
