@@ -38,6 +38,17 @@ Status ValidityBuilder::AppendNulls(int64_t n) {
   return Status::OK();
 }
 
+void ValidityBuilder::Truncate(int64_t length) {
+  if (materialized_) {
+    for (int64_t i = length; i < length_; ++i) {
+      if (!bit_util::GetBit(bits_.mutable_data(), i)) --null_count_;
+      bit_util::ClearBit(bits_.mutable_data(), i);  // bits past length_ must read as 0
+    }
+    (void)bits_.ResizeUninitialized(bit_util::BytesForBits(length));
+  }
+  length_ = length;
+}
+
 Result<BufferPtr> ValidityBuilder::Finish() {
   BufferPtr out;
   if (materialized_ && null_count_ > 0) {
@@ -87,6 +98,13 @@ Status BooleanBuilder::AppendSlot(bool value, bool valid) {
 
 Status BooleanBuilder::Append(bool value) { return AppendSlot(value, true); }
 
+void BooleanBuilder::Truncate(int64_t length) {
+  for (int64_t i = length; i < num_values_; ++i) bit_util::ClearBit(bits_.mutable_data(), i);
+  (void)bits_.ResizeUninitialized(bit_util::BytesForBits(length));
+  num_values_ = length;
+  validity_.Truncate(length);
+}
+
 Result<ArrayPtr> BooleanBuilder::Finish() {
   int64_t n = length();
   int64_t nulls = null_count();
@@ -105,6 +123,13 @@ Status StringBuilder::AppendNull() {
   EPOXY_RETURN_NOT_OK(offsets_.Reserve(4));
   offsets_.UnsafeAppendValue(static_cast<int32_t>(data_.size()));
   return validity_.Append(false);
+}
+
+void StringBuilder::Truncate(int64_t length) {
+  const int32_t end = reinterpret_cast<const int32_t*>(offsets_.data())[length];
+  (void)offsets_.ResizeUninitialized((length + 1) * 4);
+  (void)data_.ResizeUninitialized(end);
+  validity_.Truncate(length);
 }
 
 Result<ArrayPtr> StringBuilder::Finish() {
@@ -135,6 +160,12 @@ Status ListBuilder::AppendNull() {
   EPOXY_RETURN_NOT_OK(offsets_.Reserve(4));
   offsets_.UnsafeAppendValue(static_cast<int32_t>(child_->length()));
   return validity_.Append(false);
+}
+
+void ListBuilder::Truncate(int64_t length) {
+  child_->Truncate(reinterpret_cast<const int32_t*>(offsets_.data())[length]);
+  (void)offsets_.ResizeUninitialized((length + 1) * 4);
+  validity_.Truncate(length);
 }
 
 Result<ArrayPtr> ListBuilder::Finish() {
@@ -169,6 +200,14 @@ Status MapBuilder::AppendNull() {
   return validity_.Append(false);
 }
 
+void MapBuilder::Truncate(int64_t length) {
+  const int32_t end = reinterpret_cast<const int32_t*>(offsets_.data())[length];
+  keys_->Truncate(end);
+  values_->Truncate(end);
+  (void)offsets_.ResizeUninitialized((length + 1) * 4);
+  validity_.Truncate(length);
+}
+
 Result<ArrayPtr> MapBuilder::Finish() {
   int64_t n = length();
   int64_t nulls = null_count();
@@ -193,6 +232,11 @@ StructBuilder::StructBuilder(TypePtr type, std::vector<std::unique_ptr<ArrayBuil
 Status StructBuilder::AppendNull() {
   for (auto& f : fields_) EPOXY_RETURN_NOT_OK(f->AppendNull());
   return validity_.Append(false);
+}
+
+void StructBuilder::Truncate(int64_t length) {
+  for (auto& f : fields_) f->Truncate(length);
+  validity_.Truncate(length);
 }
 
 Result<ArrayPtr> StructBuilder::Finish() {
@@ -225,6 +269,12 @@ Status ChoiceBuilder::AppendNull() {
   EPOXY_RETURN_NOT_OK(type_ids_.Reserve(1));
   type_ids_.UnsafeAppendValue(static_cast<int8_t>(0));
   return validity_.Append(false);
+}
+
+void ChoiceBuilder::Truncate(int64_t length) {
+  for (auto& m : members_) m->Truncate(length);
+  (void)type_ids_.ResizeUninitialized(length);
+  validity_.Truncate(length);
 }
 
 Result<ArrayPtr> ChoiceBuilder::Finish() {

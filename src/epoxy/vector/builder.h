@@ -26,6 +26,8 @@ class ValidityBuilder {
   }
   Status AppendValid(int64_t n);
   Status AppendNulls(int64_t n);
+  /// Drops the slots from `length` on. REQUIRES: length <= this->length().
+  void Truncate(int64_t length);
   int64_t length() const { return length_; }
   int64_t null_count() const { return null_count_; }
   /// The bitmap, or null when every slot is valid.
@@ -55,6 +57,9 @@ class ArrayBuilder {
 
   virtual Status AppendNull() = 0;
   virtual Status AppendNulls(int64_t n);
+  /// Drops every value from row `length` on, so a kernel that builds a value speculatively (a
+  /// parse that may fail half-way) can take it back. REQUIRES: length <= this->length().
+  virtual void Truncate(int64_t length) = 0;
   /// Produces the array and resets the builder to empty.
   virtual Result<ArrayPtr> Finish() = 0;
 
@@ -83,6 +88,10 @@ class NumericBuilder final : public ArrayBuilder {
   }
   /// The value at row i so far (for builders that revisit what they appended).
   T value(int64_t i) const { return reinterpret_cast<const T*>(values_.data())[i]; }
+  void Truncate(int64_t length) override {
+    validity_.Truncate(length);
+    (void)values_.ResizeUninitialized(length * static_cast<int64_t>(sizeof(T)));  // shrinks
+  }
   Result<ArrayPtr> Finish() override;
 
  private:
@@ -102,6 +111,7 @@ class BooleanBuilder final : public ArrayBuilder {
   explicit BooleanBuilder(MemoryPool* pool) : ArrayBuilder(DataType::Boolean(), pool), bits_(pool) {}
   Status Append(bool value);
   Status AppendNull() override { return AppendSlot(false, false); }
+  void Truncate(int64_t length) override;
   Result<ArrayPtr> Finish() override;
 
  private:
@@ -128,6 +138,7 @@ class StringBuilder final : public ArrayBuilder {
   /// Room for `rows` more offsets.
   Status Reserve(int64_t rows) { return offsets_.Reserve(rows * 4); }
   int64_t data_size() const { return data_.size(); }
+  void Truncate(int64_t length) override;
   Result<ArrayPtr> Finish() override;
 
  private:
@@ -143,6 +154,7 @@ class ListBuilder final : public ArrayBuilder {
   /// Closes a list holding every element appended to the child since the previous list.
   Status AppendList();
   Status AppendNull() override;
+  void Truncate(int64_t length) override;
   Result<ArrayPtr> Finish() override;
 
  private:
@@ -159,6 +171,7 @@ class MapBuilder final : public ArrayBuilder {
   ArrayBuilder* values() { return values_.get(); }
   Status AppendMap();
   Status AppendNull() override;
+  void Truncate(int64_t length) override;
   Result<ArrayPtr> Finish() override;
 
  private:
@@ -176,6 +189,7 @@ class StructBuilder final : public ArrayBuilder {
   Status AppendStruct() { return validity_.Append(true); }
   /// Appends a null struct (and a null to each field).
   Status AppendNull() override;
+  void Truncate(int64_t length) override;
   Result<ArrayPtr> Finish() override;
 
  private:
@@ -190,6 +204,7 @@ class ChoiceBuilder final : public ArrayBuilder {
   /// REQUIRES: one value was appended to member(k) for this row.
   Status AppendMember(int k);
   Status AppendNull() override;
+  void Truncate(int64_t length) override;
   Result<ArrayPtr> Finish() override;
 
  private:
@@ -202,6 +217,7 @@ class NullBuilder final : public ArrayBuilder {
  public:
   explicit NullBuilder(MemoryPool* pool) : ArrayBuilder(DataType::Null(), pool) {}
   Status AppendNull() override { return validity_.Append(false); }
+  void Truncate(int64_t length) override { validity_.Truncate(length); }
   Result<ArrayPtr> Finish() override;
 };
 

@@ -128,5 +128,33 @@ TEST(BuilderTest, ConcatenateCopiesEveryRow) {
                           R"({"l":null})", R"({"l":[{"x":2}]})", R"({"l":null})"));
 }
 
+TEST(BuilderTest, TruncateTakesBackNestedValues) {
+  auto type = DataType::Struct({{"a", DataType::BigInt()},
+                                {"l", DataType::Array(DataType::String())},
+                                {"b", DataType::Boolean()}});
+  ASSERT_OK_AND_ASSIGN(auto builder, MakeBuilder(type, &MemoryPool::Default()));
+  auto* st = static_cast<StructBuilder*>(builder.get());
+  auto* list = static_cast<ListBuilder*>(st->field(1));
+  auto append_row = [&](int64_t a, std::vector<std::string> items, bool b) {
+    ASSERT_OK(static_cast<Int64Builder*>(st->field(0))->Append(a));
+    for (const auto& s : items) ASSERT_OK(static_cast<StringBuilder*>(list->child())->Append(s));
+    ASSERT_OK(list->AppendList());
+    ASSERT_OK(static_cast<BooleanBuilder*>(st->field(2))->Append(b));
+    ASSERT_OK(st->AppendStruct());
+  };
+  append_row(1, {"x"}, true);
+  ASSERT_OK(st->AppendNull());
+  append_row(2, {"y", "z"}, true);
+  append_row(3, {"w"}, true);
+  st->Truncate(2);  // drops rows 2 and 3 (and their list elements)
+  append_row(4, {"v"}, false);
+  ASSERT_OK_AND_ASSIGN(ArrayPtr a, st->Finish());
+  EXPECT_EQ(a->length(), 3);
+  EXPECT_EQ(a->null_count(), 1);
+  EXPECT_THAT(ToJsonLines(*Batch::Make(Schema::Make({{"s", type}}), {a}, 3)),
+              ElementsAre(R"({"s":{"a":1,"l":["x"],"b":true}})", R"({"s":null})",
+                          R"({"s":{"a":4,"l":["v"],"b":false}})"));
+}
+
 }  // namespace
 }  // namespace epoxy
