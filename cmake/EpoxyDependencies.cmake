@@ -14,11 +14,11 @@ find_package(fmt CONFIG REQUIRED)
 find_package(CURL REQUIRED)
 find_package(OpenSSL 3 REQUIRED)
 find_package(spdlog CONFIG REQUIRED)
+find_package(SQLite3 REQUIRED)  # the catalog, which fuzz builds link for the SQL fuzzer
+find_package(nlohmann_json CONFIG REQUIRED)
 if(NOT EPOXY_BUILD_FUZZERS)
   find_package(CLI11 CONFIG REQUIRED)
-  find_package(SQLite3 REQUIRED)
   find_package(PostgreSQL REQUIRED)  # libpq only: the client, no server headers
-  find_package(nlohmann_json CONFIG REQUIRED)
 endif()
 if(EPOXY_BUILD_TESTS)
   find_package(GTest CONFIG REQUIRED)

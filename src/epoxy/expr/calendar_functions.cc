@@ -129,18 +129,19 @@ Result<std::optional<Datum>> CallCalendarFunction(const Expr& call, const std::v
       EPOXY_RETURN_NOT_OK(builder->AppendNull());
       continue;
     }
-    auto* i32 = static_cast<Int32Builder*>(builder.get());
-    auto* i64 = static_cast<Int64Builder*>(builder.get());
+    // Cast only to the builder's own type (a cast to the other would be undefined behaviour).
+    auto i32 = [&] { return static_cast<Int32Builder*>(builder.get()); };
+    auto i64 = [&] { return static_cast<Int64Builder*>(builder.get()); };
     if (op == "last_day") {
       const Civil c = CivilOf(IntAt(args[0], i));
-      EPOXY_RETURN_NOT_OK(i32->Append(static_cast<int32_t>(DaysFromCivil(c.year, c.month, static_cast<unsigned>(DaysInMonth(c.year, c.month))))));
+      EPOXY_RETURN_NOT_OK(i32()->Append(static_cast<int32_t>(DaysFromCivil(c.year, c.month, static_cast<unsigned>(DaysInMonth(c.year, c.month))))));
     } else if (op == "add_months") {
       const Civil c = CivilOf(IntAt(args[0], i));
       const int64_t total = c.year * 12 + (c.month - 1) + IntAt(args[1], i);
       const int64_t y = FloorDiv(total, 12);
       const unsigned m = static_cast<unsigned>(total - y * 12 + 1);
       const unsigned d = std::min<unsigned>(c.day, static_cast<unsigned>(DaysInMonth(y, m)));
-      EPOXY_RETURN_NOT_OK(i32->Append(static_cast<int32_t>(DaysFromCivil(y, m, d))));
+      EPOXY_RETURN_NOT_OK(i32()->Append(static_cast<int32_t>(DaysFromCivil(y, m, d))));
     } else if (op == "months_between") {
       // Spark: whole months when both days are the same or both are month ends, else a 31-day
       // month fraction of the time between; rounded to 8 digits unless told not to.
@@ -165,23 +166,23 @@ Result<std::optional<Datum>> CallCalendarFunction(const Expr& call, const std::v
       if (m < 1 || m > 12 || d < 1 || d > DaysInMonth(y, static_cast<unsigned>(m))) {
         EPOXY_RETURN_NOT_OK(builder->AppendNull());  // non-ANSI: an invalid date is null
       } else {
-        EPOXY_RETURN_NOT_OK(i32->Append(static_cast<int32_t>(DaysFromCivil(y, static_cast<unsigned>(m), static_cast<unsigned>(d)))));
+        EPOXY_RETURN_NOT_OK(i32()->Append(static_cast<int32_t>(DaysFromCivil(y, static_cast<unsigned>(m), static_cast<unsigned>(d)))));
       }
     } else if (op == "weekofyear") {
-      EPOXY_RETURN_NOT_OK(i32->Append(static_cast<int32_t>(IsoWeek(IntAt(args[0], i)))));
+      EPOXY_RETURN_NOT_OK(i32()->Append(static_cast<int32_t>(IsoWeek(IntAt(args[0], i)))));
     } else if (op == "weekday") {
-      EPOXY_RETURN_NOT_OK(i32->Append(static_cast<int32_t>(((IntAt(args[0], i) + 3) % 7 + 7) % 7)));  // Monday = 0
+      EPOXY_RETURN_NOT_OK(i32()->Append(static_cast<int32_t>(((IntAt(args[0], i) + 3) % 7 + 7) % 7)));  // Monday = 0
     } else if (op == "unix_date") {
-      EPOXY_RETURN_NOT_OK(i32->Append(static_cast<int32_t>(IntAt(args[0], i))));
+      EPOXY_RETURN_NOT_OK(i32()->Append(static_cast<int32_t>(IntAt(args[0], i))));
     } else if (op == "unix_seconds" || op == "unix_millis" || op == "unix_micros") {
       const int64_t micros = IntAt(args[0], i);
       const int64_t unit = op == "unix_seconds" ? 1000000 : op == "unix_millis" ? 1000 : 1;
-      EPOXY_RETURN_NOT_OK(i64->Append(FloorDiv(micros, unit)));
+      EPOXY_RETURN_NOT_OK(i64()->Append(FloorDiv(micros, unit)));
     } else if (op == "date_from_unix_date") {
-      EPOXY_RETURN_NOT_OK(i32->Append(static_cast<int32_t>(IntAt(args[0], i))));
+      EPOXY_RETURN_NOT_OK(i32()->Append(static_cast<int32_t>(IntAt(args[0], i))));
     } else if (op == "timestamp_seconds" || op == "timestamp_millis" || op == "timestamp_micros") {
       const int64_t unit = op == "timestamp_seconds" ? 1000000 : op == "timestamp_millis" ? 1000 : 1;
-      EPOXY_RETURN_NOT_OK(i64->Append(IntAt(args[0], i) * unit));
+      EPOXY_RETURN_NOT_OK(i64()->Append(IntAt(args[0], i) * unit));
     } else {  // date_part
       const int64_t micros = IntAt(args[1], i);
       const int64_t days = FloorDiv(micros, kMicrosPerDay);
@@ -204,7 +205,7 @@ Result<std::optional<Datum>> CallCalendarFunction(const Expr& call, const std::v
       else if (f == 'D') v = c.day;
       else if (f == 'H') v = of_day / 3600000000;
       else v = of_day / 60000000 % 60;  // minutes
-      EPOXY_RETURN_NOT_OK(i32->Append(static_cast<int32_t>(v)));
+      EPOXY_RETURN_NOT_OK(i32()->Append(static_cast<int32_t>(v)));
     }
   }
   EPOXY_ASSIGN_OR_RETURN(ArrayPtr out, builder->Finish());
