@@ -4,6 +4,7 @@
 
 #include <poll.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -95,6 +96,17 @@ void WriteAll(int fd, const std::string& data) {
   }
 }
 
+/// Bounds what a child may allocate, so that a case allocating without bound fails alone instead
+/// of taking the machine (shared by several engineers) with it. Not under sanitizers, which
+/// reserve terabytes of address space for their shadow memory.
+void LimitAddressSpace() {
+#if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
+  constexpr rlim_t kLimit = rlim_t{8} << 30;
+  rlimit limit{kLimit, kLimit};
+  setrlimit(RLIMIT_AS, &limit);
+#endif
+}
+
 }  // namespace
 
 CaseOutput RunScript(const std::string& script, const RunnerOptions& options) {
@@ -142,6 +154,7 @@ CaseOutput RunScriptIsolated(const std::string& script, const RunnerOptions& opt
   }
   if (pid == 0) {
     close(fds[0]);
+    LimitAddressSpace();
     WriteAll(fds[1], Serialize(RunScript(script, options)));
     close(fds[1]);
     _exit(0);  // no atexit handlers or static destructors of the parent's state

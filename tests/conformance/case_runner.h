@@ -27,8 +27,9 @@ struct CaseOutput {
 /// Runs the `;`-separated statements of `script` in this process.
 CaseOutput RunScript(const std::string& script, const RunnerOptions& options);
 
-/// Runs RunScript in a forked child and reads its output back through a pipe. A child that dies
-/// by a signal or outlives the timeout gives a failed output saying so.
+/// Runs RunScript in a forked child (its address space limited to 8 GiB) and reads its output
+/// back through a pipe. A child that dies by a signal or outlives the timeout gives a failed
+/// output saying so.
 /// REQUIRES: this process has started no threads (the child would inherit held locks).
 CaseOutput RunScriptIsolated(const std::string& script, const RunnerOptions& options);
 

@@ -197,6 +197,9 @@ int Main(const Flags& flags) {
 }  // namespace epoxy::conformance
 
 int main(int argc, char** argv) {
+  // The engine's memory budget for each case (its pool reads it when a child first allocates),
+  // unless the caller chose one.
+  setenv("EPOXY_MEMORY_LIMIT", "2G", /*overwrite=*/0);
   epoxy::conformance::Flags flags;
   if (!epoxy::conformance::ParseFlags(argc, argv, &flags)) {
     epoxy::conformance::Usage();
